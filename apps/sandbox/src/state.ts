@@ -1,0 +1,326 @@
+import { PermissionFlagsBits } from 'discord-api-types/v10';
+import type { APIMessage, APIRole, APIUser } from 'discord-api-types/v10';
+import type { FixtureApplication, FixtureChannel, FixtureGuild, FixtureUser, Fixtures } from './fixtures.ts';
+import { basePermissions, channelPermissions } from './permissions.ts';
+import { createSnowflakeGenerator, discordTimestamp } from './snowflake.ts';
+
+export interface MemberState {
+  userId: string;
+  roles: string[];
+  nick: string | null;
+  avatar: string | null;
+  joinedAt: string;
+  premiumSince: string | null;
+  pending: boolean;
+  communicationDisabledUntil: string | null;
+  flags: number;
+}
+
+export interface GuildState extends Omit<FixtureGuild, 'members' | 'botMember'> {
+  members: Map<string, MemberState>;
+}
+
+export interface AuthorizationCode {
+  code: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  userId: string;
+  expiresAt: number;
+  /** Set when the code came from a bot-install authorization, so the token answer can carry the guild. */
+  guildId: string | null;
+}
+
+export interface OAuthGrant {
+  accessToken: string;
+  refreshToken: string;
+  clientId: string;
+  userId: string;
+  scopes: string[];
+  expiresAt: number;
+  revoked: boolean;
+}
+
+export interface MessageRevision {
+  content: string;
+  embeds: APIMessage['embeds'];
+  components: APIMessage['components'];
+  flags: number;
+  /** When this revision stopped being current. */
+  replacedAt: string;
+}
+
+export interface StoredMessage {
+  message: APIMessage;
+  guildId: string;
+  deleted: boolean;
+  deletedAt: string | null;
+  /** Earlier versions, oldest first, so tests can see what members saw before an edit. */
+  revisions: MessageRevision[];
+}
+
+export type FaultStatus = 429 | 500 | 502 | 503;
+
+export interface Fault {
+  id: number;
+  status: FaultStatus;
+  remaining: number;
+  pattern: RegExp;
+  method: string | null;
+  retryAfter: number;
+  global: boolean;
+}
+
+export type AuthKind = 'bot' | 'bearer' | 'none' | 'invalid';
+
+export interface RequestLogEntry {
+  id: number;
+  method: string;
+  path: string;
+  query: string;
+  route: string | null;
+  auth: AuthKind;
+  userId: string | null;
+  status: number;
+  fault: FaultStatus | null;
+  time: string;
+  at: number;
+}
+
+const REQUEST_LOG_LIMIT = 10_000;
+const BOT_JOINED_AT = '2024-06-01T12:00:00.000000+00:00';
+// What the install flow grants when the authorize URL carries no `permissions`.
+const DEFAULT_BOT_ROLE_PERMISSIONS = (
+  PermissionFlagsBits.ViewChannel |
+  PermissionFlagsBits.SendMessages |
+  PermissionFlagsBits.EmbedLinks |
+  PermissionFlagsBits.ReadMessageHistory
+).toString();
+
+/** The whole mutable world. Rebuilt from fixtures on reset; the clock and id counter survive resets. */
+export class SandboxState {
+  readonly fixtures: Fixtures;
+  readonly now: () => number;
+  readonly nextId: () => string;
+
+  application!: FixtureApplication;
+  users = new Map<string, FixtureUser>();
+  guilds = new Map<string, GuildState>();
+  codes = new Map<string, AuthorizationCode>();
+  grantsByAccessToken = new Map<string, OAuthGrant>();
+  grantsByRefreshToken = new Map<string, OAuthGrant>();
+  /** userId:clientId → approved scopes, for prompt=none. */
+  approvals = new Map<string, Set<string>>();
+  messages = new Map<string, StoredMessage>();
+  faults: Fault[] = [];
+  requests: RequestLogEntry[] = [];
+  private faultSeq = 0;
+  private requestSeq = 0;
+
+  /** Added to the base clock; lets black-box tests expire codes and tokens without waiting. */
+  clockOffsetMs = 0;
+
+  constructor(fixtures: Fixtures, baseNow: () => number = Date.now) {
+    // Kept pristine so reset() can always go back to exactly what the caller passed.
+    this.fixtures = structuredClone(fixtures);
+    this.now = () => baseNow() + this.clockOffsetMs;
+    this.nextId = createSnowflakeGenerator(this.now);
+    this.reset();
+  }
+
+  reset(): void {
+    const fx = structuredClone(this.fixtures);
+    this.application = fx.application;
+    this.users = new Map(fx.users.map((u) => [u.id, u]));
+    this.guilds = new Map();
+    for (const guild of fx.guilds) {
+      const { members, botMember, ...rest } = guild;
+      const state: GuildState = { ...rest, members: new Map() };
+      for (const m of members) {
+        state.members.set(m.userId, {
+          userId: m.userId,
+          roles: [...m.roles],
+          nick: m.nick ?? null,
+          avatar: m.avatar ?? null,
+          joinedAt: m.joined_at,
+          premiumSince: m.premium_since ?? null,
+          pending: m.pending ?? false,
+          communicationDisabledUntil: m.communication_disabled_until ?? null,
+          flags: m.flags ?? 0,
+        });
+      }
+      if (botMember) this.addBotMember(state, BOT_JOINED_AT);
+      this.guilds.set(guild.id, state);
+    }
+    this.codes.clear();
+    this.grantsByAccessToken.clear();
+    this.grantsByRefreshToken.clear();
+    this.approvals.clear();
+    this.messages.clear();
+    this.faults = [];
+    this.requests = [];
+    this.clockOffsetMs = 0;
+  }
+
+  get botUserId(): string {
+    return this.application.botUserId;
+  }
+
+  botUser(): APIUser {
+    const app = this.application;
+    return {
+      id: app.botUserId,
+      username: app.botUsername,
+      discriminator: app.botDiscriminator ?? '0',
+      global_name: null,
+      avatar: app.botAvatar ?? null,
+      bot: true,
+      system: false,
+      banner: null,
+      accent_color: null,
+      flags: 0,
+      public_flags: 0,
+      avatar_decoration_data: null,
+    };
+  }
+
+  /** Any user known to the platform, including the bot, in the shape other users see. */
+  publicUser(userId: string): APIUser | null {
+    if (userId === this.botUserId) return this.botUser();
+    const user = this.users.get(userId);
+    if (!user) return null;
+    return {
+      id: user.id,
+      username: user.username,
+      discriminator: user.discriminator ?? '0',
+      global_name: user.global_name,
+      avatar: user.avatar,
+      banner: user.banner ?? null,
+      accent_color: user.accent_color ?? null,
+      public_flags: user.public_flags ?? 0,
+      flags: user.public_flags ?? 0,
+      avatar_decoration_data: null,
+      collectibles: null,
+      primary_guild: null,
+    };
+  }
+
+  isBotIn(guild: GuildState): boolean {
+    return guild.members.has(this.botUserId);
+  }
+
+  everyoneRole(guild: GuildState): APIRole | undefined {
+    return guild.roles.find((r) => r.id === guild.id);
+  }
+
+  memberPermissions(guild: GuildState, userId: string): bigint {
+    const member = guild.members.get(userId);
+    return basePermissions({ ownerId: guild.owner_id, everyoneRoleId: guild.id, roles: guild.roles }, userId, member?.roles ?? []);
+  }
+
+  botChannelPermissions(guild: GuildState, channel: FixtureChannel): bigint {
+    const member = guild.members.get(this.botUserId);
+    if (!member) return 0n;
+    return channelPermissions(
+      { ownerId: guild.owner_id, everyoneRoleId: guild.id, roles: guild.roles },
+      this.botUserId,
+      member.roles,
+      channel.permission_overwrites ?? [],
+    );
+  }
+
+  findChannel(channelId: string): { guild: GuildState; channel: FixtureChannel } | null {
+    for (const guild of this.guilds.values()) {
+      const channel = guild.channels.find((c) => c.id === channelId);
+      if (channel) return { guild, channel };
+    }
+    return null;
+  }
+
+  /** Guilds the user is a member of, in fixture order. */
+  guildsOf(userId: string): GuildState[] {
+    return [...this.guilds.values()].filter((g) => g.members.has(userId));
+  }
+
+  setBotMember(guild: GuildState, member: boolean, permissions?: string): void {
+    if (member) {
+      if (!this.isBotIn(guild)) this.addBotMember(guild, discordTimestamp(this.now()), permissions);
+      else if (permissions !== undefined) {
+        const role = this.botRoles(guild)[0];
+        if (role) role.permissions = permissions;
+      }
+      return;
+    }
+    guild.members.delete(this.botUserId);
+    // Discord deletes the integration role when a bot leaves; overwrites on it go with it.
+    const removed = new Set(this.botRoles(guild).map((r) => r.id));
+    guild.roles = guild.roles.filter((r) => !removed.has(r.id));
+    for (const channel of guild.channels) {
+      if (channel.permission_overwrites) {
+        channel.permission_overwrites = channel.permission_overwrites.filter((o) => !removed.has(o.id));
+      }
+    }
+  }
+
+  private botRoles(guild: GuildState): APIRole[] {
+    return guild.roles.filter((r) => r.managed && r.tags?.bot_id === this.botUserId);
+  }
+
+  private addBotMember(guild: GuildState, joinedAt: string, permissions?: string): void {
+    let roles = this.botRoles(guild);
+    if (roles.length === 0) {
+      const position = guild.roles.reduce((max, r) => Math.max(max, r.position), 0) + 1;
+      const role: APIRole = {
+        id: this.nextId(),
+        name: this.application.botUsername,
+        color: 0,
+        colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+        hoist: false,
+        icon: null,
+        unicode_emoji: null,
+        position,
+        permissions: permissions ?? DEFAULT_BOT_ROLE_PERMISSIONS,
+        managed: true,
+        mentionable: false,
+        flags: 0,
+        tags: { bot_id: this.botUserId },
+      };
+      guild.roles.push(role);
+      roles = [role];
+    }
+    guild.members.set(this.botUserId, {
+      userId: this.botUserId,
+      roles: roles.map((r) => r.id),
+      nick: null,
+      avatar: null,
+      joinedAt,
+      premiumSince: null,
+      pending: false,
+      communicationDisabledUntil: null,
+      flags: 0,
+    });
+  }
+
+  addFault(input: Omit<Fault, 'id'>): Fault {
+    this.faultSeq += 1;
+    const fault = { id: this.faultSeq, ...input };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  /** Consumes one use of the first fault that matches, if any. */
+  takeFault(method: string, path: string): Fault | null {
+    const fault = this.faults.find((f) => f.remaining > 0 && (f.method === null || f.method === method) && f.pattern.test(path));
+    if (!fault) return null;
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);
+    return fault;
+  }
+
+  logRequest(entry: Omit<RequestLogEntry, 'id'>): void {
+    this.requestSeq += 1;
+    this.requests.push({ id: this.requestSeq, ...entry });
+    if (this.requests.length > REQUEST_LOG_LIMIT) this.requests.splice(0, this.requests.length - REQUEST_LOG_LIMIT);
+  }
+}
+

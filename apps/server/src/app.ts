@@ -1,0 +1,170 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { serviceBasePath, type RuntimeConfig, type ServiceName } from '@ticket/contracts';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { Config } from './config';
+import { openDatabase, type Database } from './db/database';
+import { registerErrorHandler } from './http/error-handler';
+import { bearerToken, type AuthResolver } from './http/route';
+import { createLoader, createMemoryCache, createRedisCache, type Cache } from './platform/cache';
+import { hashSecret } from './platform/crypto';
+import { PlatformClient } from './platform/discord';
+import { authenticationRoutes } from './services/authentication/routes';
+import { AuthService } from './services/authentication/service';
+import type { ServiceContext, Services } from './services/context';
+import { healthRoutes } from './services/health';
+import { serverDataRoutes } from './services/server/routes';
+import { ServerDataService } from './services/server/service';
+
+export interface BuildOptions {
+  /** An already open database (tests pass a fresh one); otherwise config.databaseUrl is opened. */
+  database?: Database;
+  cache?: Cache;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  database: Database;
+  services: Services;
+  close(): Promise<void>;
+}
+
+type ServiceRoutes = (ctx: ServiceContext) => Promise<void>;
+
+/** Calls of each base; a base with none yet still answers its health checks. */
+const SERVICE_ROUTES: Partial<Record<ServiceName, ServiceRoutes>> = {
+  authentication: authenticationRoutes,
+  server: serverDataRoutes,
+};
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
+  const database = options.database ?? (await openDatabase(config.databaseUrl));
+  const cache = options.cache ?? (config.redisUrl ? createRedisCache(config.redisUrl) : createMemoryCache());
+  const platform = new PlatformClient({ config: config.platform, load: createLoader(cache), cacheTtlSeconds: config.platformCacheTtlSeconds });
+
+  const auth = new AuthService(database.db, platform, config);
+  const resolver: AuthResolver = {
+    resolve: (key) => auth.resolve(key),
+    roleOn: (userId, serverId) => auth.roleOn(userId, serverId),
+  };
+  const services: Services = { auth, serverData: new ServerDataService(database.db, platform, resolver) };
+
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+  });
+  app.decorateRequest('caller', null);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'", ...Object.values(runtimeConfig(config).services).filter((u) => /^https?:/.test(u))],
+        formAction: ["'self'", config.platform.authorizeUrl],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, { origin: [config.publicUrl], credentials: false, maxAge: 600 });
+
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
+    ...(redis ? { redis } : {}),
+    // Per token when there is one (several users behind one address), per address otherwise.
+    keyGenerator: (request) => {
+      const token = bearerToken(request);
+      return token ? `t:${hashSecret(token)}` : `ip:${request.ip}`;
+    },
+    allowList: (request) => request.url.endsWith('/health'),
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      code: 'rate_limited',
+      message: `Too many requests; retry in ${Math.ceil(context.ttl / 1000)}s`,
+    }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Ticket dashboard API', version: config.version, description: 'Every service the dashboard calls' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  const context = (scope: FastifyInstance): ServiceContext => ({ app: scope, config, database, cache, platform, services, resolver });
+  for (const name of config.services) {
+    await app.register(
+      async (scope) => {
+        await healthRoutes(name, context(scope));
+        await SERVICE_ROUTES[name]?.(context(scope));
+      },
+      { prefix: serviceBasePath(name) },
+    );
+  }
+
+  app.get('/config.json', { schema: { hide: true } }, async () => runtimeConfig(config));
+  serveWeb(app, config);
+
+  return {
+    app,
+    database,
+    services,
+    async close() {
+      await app.close();
+      platform.destroy();
+      await cache.close();
+      await redis?.quit();
+      if (!options.database) await database.destroy();
+    },
+  };
+}
+
+function runtimeConfig(config: Config): RuntimeConfig {
+  const services = Object.fromEntries(
+    (['authentication', 'server', 'settings', 'support', 'files', 'payment', 'deployment', 'localization'] as const).map((name) => [
+      name,
+      process.env[`SERVICE_URL_${name.toUpperCase()}`] ?? serviceBasePath(name),
+    ]),
+  ) as RuntimeConfig['services'];
+  return { services, demo: config.demo, version: config.version };
+}
+
+/** The built SPA at /, with every unknown non-API path answered by index.html for client routing. */
+function serveWeb(app: FastifyInstance, config: Config): void {
+  const dir = config.webDir;
+  if (!dir || !existsSync(path.join(dir, 'index.html'))) return;
+  void app.register(fastifyStatic, { root: dir, wildcard: false, index: ['index.html'] });
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    if (request.method === 'GET' && !url.startsWith('/api/') && !path.extname(url)) {
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ statusCode: 404, error: 'Not Found', code: 'not_found', message: `No route for ${request.method} ${url}` });
+  });
+}

@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { SERVICE_NAMES, type ServiceName } from '@ticket/contracts';
+
+export interface PlatformConfig {
+  clientId: string;
+  clientSecret: string;
+  botToken: string;
+  publicKey: string;
+  /** REST base without the version, e.g. https://discord.com/api */
+  apiUrl: string;
+  /** Where browsers are sent to approve sign-in. */
+  authorizeUrl: string;
+  cdnUrl: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Public URL of the dashboard; CORS allows this origin only. */
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string;
+  redisUrl: string | null;
+  services: ServiceName[];
+  platform: PlatformConfig;
+  /** True when no platform credentials are configured and the sandbox stands in. */
+  demo: boolean;
+  sessionTtlSeconds: number;
+  /** How long platform data (guild lists, roles, channels) is reused before refetching. */
+  platformCacheTtlSeconds: number;
+  /** Operator keys that authenticate as Admin (the bot worker uses one). */
+  adminKeys: string[];
+  /** 32-byte key for AES-256-GCM encryption of platform tokens at rest. */
+  encryptionKey: Buffer;
+  rateLimit: { max: number; windowMs: number };
+  bodyLimitBytes: number;
+  logLevel: string;
+  /** Directory of the built web client, served at /. Null to serve the API only. */
+  webDir: string | null;
+  version: string;
+  trustProxy: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+const DISCORD = {
+  apiUrl: 'https://discord.com/api',
+  authorizeUrl: 'https://discord.com/oauth2/authorize',
+  cdnUrl: 'https://cdn.discordapp.com',
+};
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function parseServices(raw: string | undefined): ServiceName[] {
+  const names = list(raw);
+  if (names.length === 0) return [...SERVICE_NAMES];
+  for (const name of names) {
+    if (!(SERVICE_NAMES as readonly string[]).includes(name)) {
+      throw new Error(`SERVICES contains unknown service "${name}"; known: ${SERVICE_NAMES.join(', ')}`);
+    }
+  }
+  return names as ServiceName[];
+}
+
+/** The key comes from ENCRYPTION_KEY; in demo mode one is generated once and kept under the data dir. */
+function encryptionKey(env: Env, dataDir: string, demo: boolean): Buffer {
+  const raw = env.ENCRYPTION_KEY;
+  if (raw) {
+    const key = Buffer.from(raw, raw.length === 64 ? 'hex' : 'base64');
+    if (key.length !== 32) throw new Error('ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
+    return key;
+  }
+  if (!demo) throw new Error('ENCRYPTION_KEY is required when platform credentials are configured');
+  const file = path.join(dataDir, 'encryption.key');
+  if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex'), { mode: 0o600 });
+  return key;
+}
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const port = int(env, 'PORT', 3000);
+  const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  const demo = !(env.DISCORD_CLIENT_ID && env.DISCORD_CLIENT_SECRET && env.DISCORD_BOT_TOKEN);
+  const platform: PlatformConfig = {
+    clientId: env.DISCORD_CLIENT_ID ?? '',
+    clientSecret: env.DISCORD_CLIENT_SECRET ?? '',
+    botToken: env.DISCORD_BOT_TOKEN ?? '',
+    publicKey: env.DISCORD_PUBLIC_KEY ?? '',
+    apiUrl: env.DISCORD_API_URL ?? DISCORD.apiUrl,
+    authorizeUrl: env.DISCORD_AUTHORIZE_URL ?? DISCORD.authorizeUrl,
+    cdnUrl: env.DISCORD_CDN_URL ?? DISCORD.cdnUrl,
+  };
+  const config: Config = {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    dataDir,
+    databaseUrl: env.DATABASE_URL ?? `sqlite://${path.join(dataDir, 'dashboard.db')}`,
+    redisUrl: env.REDIS_URL || null,
+    services: parseServices(env.SERVICES),
+    platform,
+    demo,
+    sessionTtlSeconds: int(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600),
+    platformCacheTtlSeconds: int(env, 'PLATFORM_CACHE_TTL_SECONDS', 300),
+    adminKeys: list(env.ADMIN_KEYS),
+    encryptionKey: Buffer.alloc(0),
+    rateLimit: { max: int(env, 'RATE_LIMIT_MAX', 600), windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000) },
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    webDir: env.WEB_DIR === '' ? null : path.resolve(env.WEB_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+    version: env.npm_package_version ?? '0.1.0',
+    trustProxy: env.TRUST_PROXY === 'true',
+    ...overrides,
+  };
+  if (!overrides.encryptionKey) config.encryptionKey = encryptionKey(env, config.dataDir, config.demo);
+  return config;
+}

@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema';
+import { migrateToLatest } from './migrate';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  engine: Engine;
+  destroy(): Promise<void>;
+  /** A cheap round trip, for health checks. */
+  ping(): Promise<void>;
+}
+
+// int8 (counts, sums) would otherwise arrive as strings; our values stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
+
+export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
+
+function sqliteFile(url: string): string {
+  const file = url.replace(/^sqlite:\/\//, '').replace(/^file:/, '');
+  return file === '' ? ':memory:' : file;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL schema to use (created if missing); tests get a fresh one each. */
+  schema?: string;
+  migrate?: boolean;
+}
+
+export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Database> {
+  let database: Database;
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    if (options.schema) await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db);
+    database = {
+      db,
+      engine: 'postgres',
+      destroy: () => db.destroy(),
+      ping: async () => void (await sql`select 1`.execute(db)),
+    };
+  } else {
+    const file = sqliteFile(url);
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    database = {
+      db,
+      engine: 'sqlite',
+      destroy: () => db.destroy(),
+      ping: async () => void (await sql`select 1`.execute(db)),
+    };
+  }
+  if (options.migrate !== false) await migrateToLatest(database.db, database.engine);
+  return database;
+}
+
+/** JSON columns are text in SQLite and jsonb in PostgreSQL; both accept a JSON string on write. */
+export const toJson = (value: unknown): string => JSON.stringify(value);
+
+export function fromJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+/** Flags are stored as 0/1 integers in both engines (SQLite has no boolean to bind). */
+export const toFlag = (value: boolean): number => (value ? 1 : 0);
+export const fromFlag = (value: number | boolean | null | undefined): boolean => value === 1 || value === true;
+
+/** Timestamps are stored as fixed-width UTC ISO-8601 text in both engines, so they sort and compare as text. */
+export const now = (): string => new Date().toISOString();
+export const toTimestamp = (date: Date | number): string => new Date(date).toISOString();

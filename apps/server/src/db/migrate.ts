@@ -1,0 +1,20 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Engine } from './database';
+import type { DB } from './schema';
+import { initialMigration } from './migrations/0001-initial';
+
+/** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
+const all: Record<string, (engine: Engine) => Migration> = {
+  '0001-initial': initialMigration,
+};
+
+export async function migrateToLatest(db: Kysely<DB>, engine: Engine): Promise<void> {
+  const provider: MigrationProvider = {
+    getMigrations: async () => Object.fromEntries(Object.entries(all).map(([name, make]) => [name, make(engine)])),
+  };
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

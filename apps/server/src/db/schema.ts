@@ -1,0 +1,86 @@
+import type { Generated } from 'kysely';
+
+/** Row shapes as stored. Timestamps are ISO-8601 text, flags 0/1, JSON text/jsonb. */
+export interface UsersTable {
+  id: string;
+  username: string;
+  global_name: string | null;
+  avatar: string | null;
+  email: string | null;
+  locale: string | null;
+  /** AES-256-GCM sealed platform tokens. */
+  access_token: string | null;
+  refresh_token: string | null;
+  token_expires_at: string | null;
+  scope: string | null;
+  /** When the guild list and roles were last read from the platform. */
+  synced_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string;
+  user_agent: string | null;
+  ip: string | null;
+}
+
+export interface ServersTable {
+  id: string;
+  name: string;
+  icon: string | null;
+  owner_id: string | null;
+  /** 1 while the bot is in the server. */
+  active: number;
+  plan: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MembershipsTable {
+  user_id: string;
+  server_id: string;
+  role: string;
+  nickname: string | null;
+  avatar: string | null;
+  role_ids: unknown;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  server_id: string;
+  key_hash: string;
+  key_prefix: string;
+  created_by: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface TestimonialsTable {
+  id: Generated<number>;
+  testimonial: string;
+  author: string;
+  server: string;
+  server_size: number;
+  position: number;
+}
+
+export interface StaffRolesTable {
+  server_id: string;
+  role_id: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  servers: ServersTable;
+  memberships: MembershipsTable;
+  api_keys: ApiKeysTable;
+  testimonials: TestimonialsTable;
+  staff_roles: StaffRolesTable;
+}

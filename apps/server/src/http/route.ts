@@ -1,0 +1,150 @@
+import type { CallBody, CallDef, CallParams, CallQuery, CallResponse, ServerRole } from '@ticket/contracts';
+import { ErrorBody } from '@ticket/contracts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { ForbiddenError, UnauthorizedError } from './errors';
+
+/** Who is calling, once their Authorization header has been checked. */
+export type Caller =
+  | { kind: 'user'; userId: string; sessionId: string }
+  | { kind: 'apiKey'; serverId: string }
+  | { kind: 'admin' };
+
+/**
+ * Who may call a route, declared once per route and checked before the handler runs:
+ * - open: anyone;
+ * - signedIn: a dashboard user (session token);
+ * - any: any valid identity (user, API key, operator);
+ * - staff / admin: a user with that role on the route's `:serverId` (or the query's serverId),
+ *   the server's own API key when `apiKey` is set, or an operator;
+ * - operator: platform operators only (the bot worker).
+ */
+export type Access =
+  | 'open'
+  | 'signedIn'
+  | 'any'
+  | 'operator'
+  | { server: 'staff' | 'admin'; apiKey?: boolean; from?: 'params' | 'query' | 'body' };
+
+export interface AuthResolver {
+  /** The caller behind an access key, or null when it is not valid. */
+  resolve(accessKey: string, request: FastifyRequest): Promise<Caller | null>;
+  /** The user's role on a server the dashboard knows, or null when they are not in it. */
+  roleOn(userId: string, serverId: string): Promise<ServerRole | null>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+export const ROLE_RANK: Record<ServerRole, number> = { Member: 0, Staff: 1, Admin: 2, Owner: 3 };
+const NEEDED: Record<'staff' | 'admin', number> = { staff: ROLE_RANK.Staff, admin: ROLE_RANK.Admin };
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^(?:Bearer|ApiKey|Admin)\s+(\S+)$/i.exec(header.trim());
+  return match ? match[1]! : null;
+}
+
+async function authorize(access: Access, request: FastifyRequest, resolver: AuthResolver): Promise<void> {
+  request.caller = null;
+  if (access === 'open') return;
+  const token = bearerToken(request);
+  const caller = token ? await resolver.resolve(token, request) : null;
+  if (!caller) throw new UnauthorizedError();
+  request.caller = caller;
+  if (access === 'any') return;
+  if (access === 'operator') {
+    if (caller.kind !== 'admin') throw new ForbiddenError('Only platform operators may call this');
+    return;
+  }
+  if (access === 'signedIn') {
+    if (caller.kind !== 'user') throw new ForbiddenError('Only signed-in dashboard users may call this');
+    return;
+  }
+  const source = (request[access.from ?? 'params'] ?? {}) as Record<string, unknown>;
+  const serverId = source.serverId;
+  if (typeof serverId !== 'string') throw new ForbiddenError('No server given');
+  await assertServerAccess(caller, serverId, access.server, access.apiKey ?? false, resolver);
+}
+
+/** Throws unless the caller may act on the server at that level. */
+export async function assertServerAccess(
+  caller: Caller | null,
+  serverId: string,
+  level: 'staff' | 'admin',
+  apiKeyAllowed: boolean,
+  resolver: AuthResolver,
+): Promise<void> {
+  if (!caller) throw new UnauthorizedError();
+  if (caller.kind === 'admin') return;
+  if (caller.kind === 'apiKey') {
+    if (apiKeyAllowed && caller.serverId === serverId) return;
+    throw new ForbiddenError('This API key does not give access to this server');
+  }
+  const role = await resolver.roleOn(caller.userId, serverId);
+  if (role === null || ROLE_RANK[role] < NEEDED[level]) {
+    throw new ForbiddenError('You do not have the required permissions to access this page');
+  }
+}
+
+type Input<C extends CallDef> = {
+  params: CallParams<C> extends undefined ? Record<string, never> : z.output<NonNullable<C['params']>>;
+  query: CallQuery<C> extends undefined ? Record<string, never> : z.output<NonNullable<C['query']>>;
+  body: CallBody<C> extends undefined ? undefined : z.output<NonNullable<C['body']>>;
+};
+
+export type Handler<C extends CallDef> = (
+  input: Input<C>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<CallResponse<C> | z.input<NonNullable<C['response']>>> | CallResponse<C>;
+
+const errorResponses = Object.fromEntries([400, 401, 403, 404, 409, 429, 502].map((s) => [s, ErrorBody]));
+
+/**
+ * Declares the route of one contract call: the path, the validation of params/query/body, the
+ * documented answers, and who may call it. Handlers receive validated input only.
+ */
+export function route<C extends CallDef>(
+  app: FastifyInstance,
+  tag: string,
+  name: string,
+  call: C,
+  access: Access,
+  handler: Handler<C>,
+  resolver: AuthResolver,
+): void {
+  const status = call.status ?? (call.response === null ? 204 : 200);
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: call.method,
+    url: call.path,
+    schema: {
+      operationId: name,
+      summary: call.summary,
+      tags: [tag],
+      ...(access === 'open' ? {} : { security: [{ bearer: [] }] }),
+      ...(call.params ? { params: call.params } : {}),
+      ...(call.query ? { querystring: call.query } : {}),
+      ...(call.body ? { body: call.body } : {}),
+      response: { ...(call.response ? { [status]: call.response } : {}), ...errorResponses },
+    },
+    preHandler: async (request) => authorize(access, request, resolver),
+    handler: async (request, reply) => {
+      const input = { params: request.params ?? {}, query: request.query ?? {}, body: request.body } as Input<C>;
+      const result = await handler(input, request, reply);
+      if (call.response === null) return reply.status(204).send();
+      return reply.status(status).send(result);
+    },
+  });
+}
+
+/** Binds `route` to one service's call record, so a routes file reads as a list of calls and who may make them. */
+export function routesFor<R extends Record<string, CallDef>>(app: FastifyInstance, tag: string, calls: R, resolver: AuthResolver) {
+  return <K extends keyof R & string>(name: K, access: Access, handler: Handler<R[K]>) =>
+    route(app, tag, name, calls[name], access, handler, resolver);
+}

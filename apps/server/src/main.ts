@@ -1,0 +1,35 @@
+import { buildApp } from './app';
+import { loadConfig, type Config } from './config';
+import { seedDemoData } from './demo/seed';
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts the API (and the built web client) and stops it cleanly on SIGINT/SIGTERM. */
+export async function startServer(config: Config = loadConfig()): Promise<RunningServer> {
+  const built = await buildApp(config);
+  if (config.demo) await seedDemoData(built.database.db);
+  await built.app.listen({ port: config.port, host: config.host });
+  const address = built.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  let closing: Promise<void> | null = null;
+  const close = () => (closing ??= built.close());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      built.app.log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      void close().then(() => process.exit(0));
+    });
+  }
+  return { url: `http://localhost:${port}`, close };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  startServer().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,296 @@
+import { DiscordAPIError, HTTPError, RateLimitError, REST } from '@discordjs/rest';
+import {
+  Routes,
+  type APIChannel,
+  type APIEmoji,
+  type APIGuild,
+  type APIGuildMember,
+  type APIRole,
+  type APIUser,
+  type RESTAPIPartialCurrentUserGuild,
+  type RESTPostOAuth2AccessTokenResult,
+} from 'discord-api-types/v10';
+import type { PlatformConfig } from '../config';
+import { AppError, RateLimitedError, UnauthorizedError, UpstreamError } from '../http/errors';
+import type { Loader } from './cache';
+
+export const OAUTH_SCOPES = ['identify', 'guilds', 'email', 'guilds.members.read'] as const;
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: Date;
+  scope: string;
+}
+
+/** The platform said the user's grant is no longer valid: they must sign in again. */
+export class GrantRevokedError extends UnauthorizedError {
+  constructor() {
+    super('Your sign-in with the chat platform is no longer valid; please sign in again');
+  }
+}
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * Turns every failure of the platform into one of our typed errors, so a caller sees a clear
+ * 429 with Retry-After or a 502, never a crash or a raw upstream message.
+ */
+function translate(error: unknown): never {
+  if (error instanceof AppError) throw error;
+  if (error instanceof RateLimitError) throw new RateLimitedError(error.retryAfter / 1000, 'The chat platform is rate limiting us; please retry shortly');
+  if (error instanceof DiscordAPIError) {
+    if (error.status === 429) throw new RateLimitedError(1, 'The chat platform is rate limiting us; please retry shortly');
+    throw new UpstreamError(`The chat platform refused the request (${error.status}: ${error.message})`);
+  }
+  if (error instanceof HTTPError) throw new UpstreamError(`The chat platform is unavailable right now (${error.status})`);
+  throw new UpstreamError('The chat platform could not be reached');
+}
+
+const isStatus = (error: unknown, status: number) => error instanceof DiscordAPIError && error.status === status;
+
+export interface PlatformClientOptions {
+  config: PlatformConfig;
+  load: Loader;
+  cacheTtlSeconds: number;
+}
+
+/** The chat platform's REST and OAuth2 API, through @discordjs/rest. */
+export class PlatformClient {
+  private readonly bot: REST;
+  private readonly users: REST;
+  private readonly config: PlatformConfig;
+  private readonly load: Loader;
+  private readonly ttl: number;
+
+  constructor({ config, load, cacheTtlSeconds }: PlatformClientOptions) {
+    this.config = config;
+    this.load = load;
+    this.ttl = cacheTtlSeconds;
+    const common = {
+      api: config.apiUrl,
+      cdn: config.cdnUrl,
+      version: '10',
+      timeout: REQUEST_TIMEOUT_MS,
+      retries: 1,
+      // A dashboard request must not hang while a bucket refills: hand the wait to the caller.
+      rejectOnRateLimit: () => true,
+      // Pass the platform's Retry-After on as it is.
+      offset: 0,
+    } as const;
+    this.bot = new REST(common).setToken(config.botToken);
+    // User-token calls get their own manager so users never queue behind the bot's buckets.
+    this.users = new REST({ ...common, authPrefix: 'Bearer' });
+  }
+
+  destroy(): void {
+    this.bot.clearHashSweeper();
+    this.bot.clearHandlerSweeper();
+    this.users.clearHashSweeper();
+    this.users.clearHandlerSweeper();
+  }
+
+  get authorizeUrl(): string {
+    return this.config.authorizeUrl;
+  }
+
+  get clientId(): string {
+    return this.config.clientId;
+  }
+
+  avatarUrl(userId: string, hash: string | null | undefined): string | null {
+    return hash ? `${this.config.cdnUrl}/avatars/${userId}/${hash}.${hash.startsWith('a_') ? 'gif' : 'png'}` : null;
+  }
+
+  memberAvatarUrl(guildId: string, userId: string, hash: string | null | undefined): string | null {
+    return hash ? `${this.config.cdnUrl}/guilds/${guildId}/users/${userId}/avatars/${hash}.png` : null;
+  }
+
+  iconUrl(guildId: string, hash: string | null | undefined): string | null {
+    return hash ? `${this.config.cdnUrl}/icons/${guildId}/${hash}.${hash.startsWith('a_') ? 'gif' : 'png'}` : null;
+  }
+
+  bannerUrl(guildId: string, hash: string | null | undefined): string | null {
+    return hash ? `${this.config.cdnUrl}/banners/${guildId}/${hash}.png` : null;
+  }
+
+  // --- OAuth2 -------------------------------------------------------------------------------
+
+  private async token(form: Record<string, string>): Promise<TokenSet> {
+    const body = new URLSearchParams({
+      client_id: this.config.clientId,
+      client_secret: this.config.clientSecret,
+      ...form,
+    });
+    try {
+      const result = (await this.users.post(Routes.oauth2TokenExchange(), {
+        body,
+        passThroughBody: true,
+        auth: false,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      })) as RESTPostOAuth2AccessTokenResult;
+      return {
+        accessToken: result.access_token,
+        refreshToken: result.refresh_token,
+        expiresAt: new Date(Date.now() + result.expires_in * 1000),
+        scope: result.scope,
+      };
+    } catch (error) {
+      // A refused grant is the caller's to interpret (bad code vs revoked refresh token).
+      if (error instanceof DiscordAPIError && error.status >= 400 && error.status < 500 && error.status !== 429) throw error;
+      return translate(error);
+    }
+  }
+
+  /** Exchanges a sign-in code; a bad, used or expired code answers 401. */
+  async exchangeCode(code: string, redirectUri: string): Promise<TokenSet> {
+    try {
+      return await this.token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri });
+    } catch (error) {
+      if (error instanceof DiscordAPIError) throw new UnauthorizedError('The sign-in code is invalid or has expired; please sign in again');
+      throw error;
+    }
+  }
+
+  async refreshToken(refreshToken: string): Promise<TokenSet> {
+    try {
+      return await this.token({ grant_type: 'refresh_token', refresh_token: refreshToken });
+    } catch (error) {
+      if (error instanceof DiscordAPIError) throw new GrantRevokedError();
+      throw error;
+    }
+  }
+
+  async revokeToken(token: string): Promise<void> {
+    const body = new URLSearchParams({ client_id: this.config.clientId, client_secret: this.config.clientSecret, token });
+    await this.users
+      .post(Routes.oauth2TokenRevocation(), {
+        body,
+        passThroughBody: true,
+        auth: false,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      })
+      .catch(() => undefined);
+  }
+
+  private async asUser<T>(accessToken: string, route: `/${string}`, query?: URLSearchParams): Promise<T> {
+    try {
+      return (await this.users.get(route, {
+        auth: false,
+        headers: { Authorization: `Bearer ${accessToken}` },
+        ...(query ? { query } : {}),
+      })) as T;
+    } catch (error) {
+      if (isStatus(error, 401)) throw new GrantRevokedError();
+      return translate(error);
+    }
+  }
+
+  getCurrentUser(accessToken: string): Promise<APIUser> {
+    return this.asUser<APIUser>(accessToken, Routes.user());
+  }
+
+  /** Every guild of the user, following the platform's pages of 200. */
+  async getCurrentUserGuilds(accessToken: string): Promise<RESTAPIPartialCurrentUserGuild[]> {
+    const all: RESTAPIPartialCurrentUserGuild[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const query = new URLSearchParams({ limit: '200' });
+      if (after) query.set('after', after);
+      const page = await this.asUser<RESTAPIPartialCurrentUserGuild[]>(accessToken, Routes.userGuilds(), query);
+      all.push(...page);
+      if (page.length < 200) return all;
+      after = page[page.length - 1]!.id;
+    }
+  }
+
+  // --- Bot ----------------------------------------------------------------------------------
+
+  private async asBot<T>(route: `/${string}`, query?: URLSearchParams): Promise<T> {
+    try {
+      return (await this.bot.get(route, query ? { query } : {})) as T;
+    } catch (error) {
+      return translate(error);
+    }
+  }
+
+  /** Like asBot, but "unknown" or "no access" answers mean the thing is not there for us. */
+  private async asBotOrNull<T>(route: `/${string}`, query?: URLSearchParams): Promise<T | null> {
+    try {
+      return (await this.bot.get(route, query ? { query } : {})) as T;
+    } catch (error) {
+      if (isStatus(error, 404) || isStatus(error, 403)) return null;
+      return translate(error);
+    }
+  }
+
+  /** Ids of the guilds the bot is in. */
+  botGuildIds(fresh = false): Promise<string[]> {
+    return this.load(
+      'bot:guilds',
+      this.ttl,
+      async () => {
+        const ids: string[] = [];
+        let after: string | undefined;
+        for (;;) {
+          const query = new URLSearchParams({ limit: '200' });
+          if (after) query.set('after', after);
+          const page = await this.asBot<RESTAPIPartialCurrentUserGuild[]>(Routes.userGuilds(), query);
+          ids.push(...page.map((g) => g.id));
+          if (page.length < 200) return ids;
+          after = page[page.length - 1]!.id;
+        }
+      },
+      fresh,
+    );
+  }
+
+  /** The guild, or null when the bot is not in it. */
+  getGuild(guildId: string, fresh = false): Promise<APIGuild | null> {
+    return this.load(
+      `guild:${guildId}`,
+      this.ttl,
+      () => this.asBotOrNull<APIGuild>(Routes.guild(guildId), new URLSearchParams({ with_counts: 'true' })),
+      fresh,
+    );
+  }
+
+  getGuildChannels(guildId: string, fresh = false): Promise<APIChannel[]> {
+    return this.load(`guild:${guildId}:channels`, this.ttl, () => this.asBot<APIChannel[]>(Routes.guildChannels(guildId)), fresh);
+  }
+
+  getGuildRoles(guildId: string, fresh = false): Promise<APIRole[]> {
+    return this.load(`guild:${guildId}:roles`, this.ttl, () => this.asBot<APIRole[]>(Routes.guildRoles(guildId)), fresh);
+  }
+
+  getGuildEmojis(guildId: string, fresh = false): Promise<APIEmoji[]> {
+    return this.load(`guild:${guildId}:emojis`, this.ttl, () => this.asBot<APIEmoji[]>(Routes.guildEmojis(guildId)), fresh);
+  }
+
+  /** The member, or null when the user is not in the guild. */
+  getMember(guildId: string, userId: string, fresh = false): Promise<APIGuildMember | null> {
+    return this.load(
+      `guild:${guildId}:member:${userId}`,
+      this.ttl,
+      () => this.asBotOrNull<APIGuildMember>(Routes.guildMember(guildId, userId)),
+      fresh,
+    );
+  }
+
+  searchMembers(guildId: string, term: string, limit = 25): Promise<APIGuildMember[]> {
+    return this.asBot<APIGuildMember[]>(
+      Routes.guildMembersSearch(guildId),
+      new URLSearchParams({ query: term, limit: String(limit) }),
+    );
+  }
+
+  /** The user, or null when no such user exists. */
+  getUser(userId: string): Promise<APIUser | null> {
+    return this.load(`user:${userId}`, this.ttl, () => this.asBotOrNull<APIUser>(Routes.user(userId)));
+  }
+
+  /** A cheap authenticated call, for health checks. */
+  async ping(): Promise<void> {
+    await this.asBot<APIUser>(Routes.user());
+  }
+}

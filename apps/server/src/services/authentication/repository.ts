@@ -1,0 +1,229 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { ServerRole } from '@ticket/contracts';
+import { now, toJson } from '../../db/database';
+import type { DB, UsersTable } from '../../db/schema';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export interface GuildFact {
+  serverId: string;
+  name: string;
+  icon: string | null;
+  ownerId: string | null;
+  botPresent: boolean;
+  role: ServerRole;
+  nickname: string | null;
+  avatar: string | null;
+  roleIds: string[];
+}
+
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  expires_at: string;
+  last_used_at: string;
+}
+
+export async function findUser(db: Db, userId: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export async function upsertUser(db: Db, user: Omit<UsersTable, 'created_at' | 'updated_at'>): Promise<void> {
+  const at = now();
+  await db
+    .insertInto('users')
+    .values({ ...user, created_at: at, updated_at: at })
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet({
+        username: user.username,
+        global_name: user.global_name,
+        avatar: user.avatar,
+        email: user.email,
+        locale: user.locale,
+        access_token: user.access_token,
+        refresh_token: user.refresh_token,
+        token_expires_at: user.token_expires_at,
+        scope: user.scope,
+        synced_at: user.synced_at,
+        updated_at: at,
+      }),
+    )
+    .execute();
+}
+
+export async function updateUserTokens(
+  db: Db,
+  userId: string,
+  tokens: { access_token: string; refresh_token: string; token_expires_at: string; scope: string },
+): Promise<void> {
+  await db.updateTable('users').set({ ...tokens, updated_at: now() }).where('id', '=', userId).execute();
+}
+
+/**
+ * Replaces what we know of the user's servers with what the platform just told us, in one
+ * transaction with the caller's other writes.
+ */
+export async function replaceMemberships(trx: Transaction<DB>, userId: string, guilds: GuildFact[]): Promise<void> {
+  const at = now();
+  for (const guild of guilds) {
+    await trx
+      .insertInto('servers')
+      .values({
+        id: guild.serverId,
+        name: guild.name,
+        icon: guild.icon,
+        owner_id: guild.ownerId,
+        active: guild.botPresent ? 1 : 0,
+        plan: 'free',
+        created_at: at,
+        updated_at: at,
+      })
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet({
+          name: guild.name,
+          icon: guild.icon,
+          owner_id: guild.ownerId,
+          active: guild.botPresent ? 1 : 0,
+          updated_at: at,
+        }),
+      )
+      .execute();
+  }
+  await trx.deleteFrom('memberships').where('user_id', '=', userId).execute();
+  if (guilds.length > 0) {
+    await trx
+      .insertInto('memberships')
+      .values(
+        guilds.map((g) => ({
+          user_id: userId,
+          server_id: g.serverId,
+          role: g.role,
+          nickname: g.nickname,
+          avatar: g.avatar,
+          role_ids: toJson(g.roleIds),
+          updated_at: at,
+        })),
+      )
+      .execute();
+  }
+  await trx.updateTable('users').set({ synced_at: at }).where('id', '=', userId).execute();
+}
+
+export async function listMemberships(db: Db, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('servers', 'servers.id', 'memberships.server_id')
+    .select([
+      'servers.id as serverId',
+      'servers.name as name',
+      'servers.icon as icon',
+      'servers.active as active',
+      'memberships.role as role',
+      'memberships.nickname as nickname',
+      'memberships.avatar as avatar',
+    ])
+    .where('memberships.user_id', '=', userId)
+    .orderBy('servers.name')
+    .execute();
+}
+
+export async function findRole(db: Db, userId: string, serverId: string): Promise<ServerRole | null> {
+  const row = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('user_id', '=', userId)
+    .where('server_id', '=', serverId)
+    .executeTakeFirst();
+  return (row?.role as ServerRole | undefined) ?? null;
+}
+
+export async function staffRoleIds(db: Db, serverIds: string[]): Promise<Map<string, Set<string>>> {
+  const map = new Map<string, Set<string>>();
+  if (serverIds.length === 0) return map;
+  const rows = await db.selectFrom('staff_roles').select(['server_id', 'role_id']).where('server_id', 'in', serverIds).execute();
+  for (const row of rows) {
+    const set = map.get(row.server_id) ?? new Set<string>();
+    set.add(row.role_id);
+    map.set(row.server_id, set);
+  }
+  return map;
+}
+
+export async function insertSession(
+  db: Db,
+  session: { id: string; token_hash: string; user_id: string; expires_at: string; user_agent: string | null; ip: string | null },
+): Promise<void> {
+  const at = now();
+  await db
+    .insertInto('sessions')
+    .values({ ...session, created_at: at, last_used_at: at })
+    .execute();
+}
+
+export async function findLiveSession(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'user_id', 'expires_at', 'last_used_at'])
+    .where('token_hash', '=', tokenHash)
+    .where('expires_at', '>', now())
+    .executeTakeFirst();
+}
+
+export async function findSessionById(db: Db, sessionId: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').select(['id', 'user_id', 'expires_at', 'last_used_at']).where('id', '=', sessionId).executeTakeFirst();
+}
+
+export async function touchSession(db: Db, sessionId: string): Promise<void> {
+  await db.updateTable('sessions').set({ last_used_at: now() }).where('id', '=', sessionId).execute();
+}
+
+export async function deleteSession(db: Db, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+export async function deleteExpiredSessions(db: Db): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('expires_at', '<=', now()).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function findServer(db: Db, serverId: string) {
+  return db.selectFrom('servers').selectAll().where('id', '=', serverId).executeTakeFirst();
+}
+
+export async function findApiKey(db: Db, serverId: string) {
+  return db.selectFrom('api_keys').selectAll().where('server_id', '=', serverId).executeTakeFirst();
+}
+
+export async function findApiKeyByHash(db: Db, keyHash: string) {
+  return db.selectFrom('api_keys').select(['server_id', 'last_used_at']).where('key_hash', '=', keyHash).executeTakeFirst();
+}
+
+export async function putApiKey(
+  db: Db,
+  key: { server_id: string; key_hash: string; key_prefix: string; created_by: string | null },
+): Promise<string> {
+  const at = now();
+  await db
+    .insertInto('api_keys')
+    .values({ ...key, created_at: at, last_used_at: null })
+    .onConflict((oc) =>
+      oc.column('server_id').doUpdateSet({
+        key_hash: key.key_hash,
+        key_prefix: key.key_prefix,
+        created_by: key.created_by,
+        created_at: at,
+        last_used_at: null,
+      }),
+    )
+    .execute();
+  return at;
+}
+
+export async function touchApiKey(db: Db, serverId: string): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: now() }).where('server_id', '=', serverId).execute();
+}
+
+export async function deleteApiKey(db: Db, serverId: string): Promise<boolean> {
+  const result = await db.deleteFrom('api_keys').where('server_id', '=', serverId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

@@ -1,0 +1,22 @@
+import { authCalls } from '@ticket/contracts';
+import type { FastifyRequest } from 'fastify';
+import { routesFor } from '../../http/route';
+import type { ServiceContext } from '../context';
+
+const meta = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'] ?? null, ip: request.ip });
+
+export async function authenticationRoutes({ app, services, resolver }: ServiceContext): Promise<void> {
+  const { auth } = services;
+  const call = routesFor(app, 'authentication', authCalls, resolver);
+
+  call('getLoginConfig', 'open', () => auth.loginConfig());
+  call('authenticate', 'open', ({ body }, request) => auth.signIn(body, meta(request)));
+  call('logout', 'signedIn', (_, request) => auth.logout(request.caller));
+  call('refreshUser', 'signedIn', (_, request) => auth.refresh(request.caller, 'normal'));
+  call('refreshUserBypass', 'signedIn', (_, request) => auth.refresh(request.caller, 'bypass_cache'));
+  call('refreshUserForce', 'signedIn', (_, request) => auth.refresh(request.caller, 'force'));
+  call('isAuthenticated', 'open', ({ body }) => auth.identify(body));
+  call('getApiKey', { server: 'admin' }, ({ params }) => auth.getApiKey(params.serverId));
+  call('createApiKey', { server: 'admin' }, ({ params }, request) => auth.createApiKey(params.serverId, request.caller));
+  call('deleteApiKey', { server: 'admin' }, ({ params }) => auth.deleteApiKey(params.serverId));
+}

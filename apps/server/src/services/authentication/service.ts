@@ -1,0 +1,294 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  ApiKeyInfo,
+  ApiKeyResponse,
+  AuthenticateRequest,
+  AuthenticateResponse,
+  BearerUser,
+  Identity,
+  IsAuthenticatedRequest,
+  LoginConfig,
+  ServerRole,
+} from '@ticket/contracts';
+import { PermissionFlagsBits, type APIUser, type RESTAPIPartialCurrentUserGuild } from 'discord-api-types/v10';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config';
+import { toTimestamp } from '../../db/database';
+import type { DB } from '../../db/schema';
+import { ForbiddenError, LimitReachedError, NotFoundError, UnauthorizedError } from '../../http/errors';
+import type { Caller } from '../../http/route';
+import { hashSecret, randomToken, safeEqual, seal, unseal } from '../../platform/crypto';
+import { OAUTH_SCOPES, type PlatformClient, type TokenSet } from '../../platform/discord';
+import * as repo from './repository';
+
+export type RefreshMode = 'normal' | 'bypass_cache' | 'force';
+
+const SESSION_PREFIX = 'tds_';
+const API_KEY_PREFIX = 'tdk_';
+/** Refresh the platform token this long before it actually expires. */
+const TOKEN_LEEWAY_MS = 60_000;
+/** last_used_at is written at most this often per session, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** Owner, then Admin (ADMINISTRATOR or MANAGE_GUILD), then Staff (holds a staff role), else Member. */
+export function computeRole(guild: RESTAPIPartialCurrentUserGuild, memberRoleIds: string[], staffRoles: Set<string> | undefined): ServerRole {
+  if (guild.owner) return 'Owner';
+  const permissions = BigInt(guild.permissions ?? '0');
+  if ((permissions & (PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageGuild)) !== 0n) return 'Admin';
+  if (staffRoles && memberRoleIds.some((id) => staffRoles.has(id))) return 'Staff';
+  return 'Member';
+}
+
+export interface RequestMeta {
+  userAgent: string | null;
+  ip: string | null;
+}
+
+export class AuthService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly platform: PlatformClient,
+    private readonly config: Config,
+  ) {}
+
+  loginConfig(): LoginConfig {
+    const invite = new URL(this.config.platform.authorizeUrl);
+    invite.searchParams.set('client_id', this.platform.clientId);
+    invite.searchParams.set('scope', 'bot applications.commands');
+    invite.searchParams.set('permissions', String(PermissionFlagsBits.Administrator));
+    return {
+      clientId: this.platform.clientId,
+      authorizeUrl: this.config.platform.authorizeUrl,
+      scope: OAUTH_SCOPES.join(' '),
+      responseType: 'code',
+      prompt: 'none',
+      inviteUrl: invite.toString(),
+    };
+  }
+
+  // --- Sign-in, sessions --------------------------------------------------------------------
+
+  async signIn({ code, redirectUri }: AuthenticateRequest, meta: RequestMeta): Promise<AuthenticateResponse> {
+    const tokens = await this.platform.exchangeCode(code, redirectUri);
+    const granted = new Set(tokens.scope.split(' '));
+    const missing = (['identify', 'guilds'] as const).filter((s) => !granted.has(s));
+    if (missing.length > 0) throw new UnauthorizedError(`Sign-in did not grant the required scopes: ${missing.join(', ')}`);
+
+    // Read everything from the platform first, then write it all at once: a platform failure
+    // half-way leaves no user, membership or session behind.
+    const me = await this.platform.getCurrentUser(tokens.accessToken);
+    const guilds = await this.readGuilds(me.id, tokens.accessToken, false);
+    const token = randomToken(SESSION_PREFIX);
+    const sessionId = randomUUID();
+    const expiresAt = toTimestamp(Date.now() + this.config.sessionTtlSeconds * 1000);
+    await this.db.transaction().execute(async (trx) => {
+      await repo.upsertUser(trx, { ...this.userRow(me, tokens), synced_at: null });
+      await repo.replaceMemberships(trx, me.id, guilds);
+      await repo.insertSession(trx, {
+        id: sessionId,
+        token_hash: hashSecret(token),
+        user_id: me.id,
+        expires_at: expiresAt,
+        user_agent: meta.userAgent?.slice(0, 512) ?? null,
+        ip: meta.ip,
+      });
+    });
+    return { user: await this.bearerUser(me.id, expiresAt), token };
+  }
+
+  async logout(caller: Caller | null): Promise<void> {
+    if (caller?.kind !== 'user') throw new UnauthorizedError();
+    await repo.deleteSession(this.db, caller.sessionId);
+  }
+
+  /** normal reuses platform data younger than the cache TTL; bypass_cache rereads it; force also renews the platform token. */
+  async refresh(caller: Caller | null, mode: RefreshMode): Promise<BearerUser> {
+    if (caller?.kind !== 'user') throw new UnauthorizedError();
+    const session = await repo.findSessionById(this.db, caller.sessionId);
+    if (!session) throw new UnauthorizedError();
+    await this.syncIfNeeded(caller.userId, mode);
+    return this.bearerUser(caller.userId, session.expires_at);
+  }
+
+  private async syncIfNeeded(userId: string, mode: RefreshMode): Promise<void> {
+    const user = await repo.findUser(this.db, userId);
+    if (!user) throw new UnauthorizedError();
+    const stale = !user.synced_at || Date.parse(user.synced_at) + this.config.platformCacheTtlSeconds * 1000 <= Date.now();
+    if (mode === 'normal' && !stale) return;
+    const accessToken = await this.platformToken(user, mode === 'force');
+    const guilds = await this.readGuilds(userId, accessToken, mode !== 'normal');
+    await this.db.transaction().execute((trx) => repo.replaceMemberships(trx, userId, guilds));
+  }
+
+  /** A usable platform access token for the user, renewed when expiring or when forced. */
+  private async platformToken(user: NonNullable<Awaited<ReturnType<typeof repo.findUser>>>, force: boolean): Promise<string> {
+    if (!user.access_token || !user.refresh_token) throw new UnauthorizedError('Please sign in again');
+    const key = this.config.encryptionKey;
+    const expiring = !user.token_expires_at || Date.parse(user.token_expires_at) - TOKEN_LEEWAY_MS <= Date.now();
+    if (!force && !expiring) return unseal(user.access_token, key);
+    const tokens = await this.platform.refreshToken(unseal(user.refresh_token, key));
+    await repo.updateUserTokens(this.db, user.id, {
+      access_token: seal(tokens.accessToken, key),
+      refresh_token: seal(tokens.refreshToken, key),
+      token_expires_at: tokens.expiresAt.toISOString(),
+      scope: tokens.scope,
+    });
+    return tokens.accessToken;
+  }
+
+  private userRow(me: APIUser, tokens: TokenSet) {
+    const key = this.config.encryptionKey;
+    return {
+      id: me.id,
+      username: me.username,
+      global_name: me.global_name ?? null,
+      avatar: me.avatar ?? null,
+      email: me.email ?? null,
+      locale: me.locale ?? null,
+      access_token: seal(tokens.accessToken, key),
+      refresh_token: seal(tokens.refreshToken, key),
+      token_expires_at: tokens.expiresAt.toISOString(),
+      scope: tokens.scope,
+    };
+  }
+
+  /** The user's guilds with their role in each and whether the bot is there. */
+  private async readGuilds(userId: string, accessToken: string, fresh: boolean): Promise<repo.GuildFact[]> {
+    const [guilds, botIds] = await Promise.all([
+      this.platform.getCurrentUserGuilds(accessToken),
+      this.platform.botGuildIds(fresh),
+    ]);
+    const bot = new Set(botIds);
+    const staffRoles = await repo.staffRoleIds(
+      this.db,
+      guilds.filter((g) => bot.has(g.id)).map((g) => g.id),
+    );
+    return Promise.all(
+      guilds.map(async (guild): Promise<repo.GuildFact> => {
+        const botPresent = bot.has(guild.id);
+        let role = computeRole(guild, [], undefined);
+        let member = null;
+        // Member roles are only worth a platform call where they can make the user staff.
+        if (botPresent && role === 'Member' && staffRoles.has(guild.id)) {
+          member = await this.platform.getMember(guild.id, userId, fresh);
+          role = computeRole(guild, member?.roles ?? [], staffRoles.get(guild.id));
+        }
+        return {
+          serverId: guild.id,
+          name: guild.name,
+          icon: guild.icon ?? null,
+          ownerId: guild.owner ? userId : null,
+          botPresent,
+          role,
+          nickname: member?.nick ?? null,
+          avatar: member?.avatar ?? null,
+          roleIds: member?.roles ?? [],
+        };
+      }),
+    );
+  }
+
+  async bearerUser(userId: string, expires: string): Promise<BearerUser> {
+    const user = await repo.findUser(this.db, userId);
+    if (!user) throw new UnauthorizedError();
+    const memberships = await repo.listMemberships(this.db, userId);
+    const servers: BearerUser['servers'] = [];
+    const uServers: BearerUser['uServers'] = [];
+    for (const m of memberships) {
+      const serverIcon = this.platform.iconUrl(m.serverId, m.icon);
+      const role = m.role as ServerRole;
+      if (m.active === 1) {
+        servers.push({
+          integrationType: 'Discord',
+          serverId: m.serverId,
+          name: m.name,
+          role,
+          subjects: [],
+          serverIcon,
+          nickname: m.nickname,
+          avatarUrl: this.platform.memberAvatarUrl(m.serverId, userId, m.avatar),
+        });
+      } else if (role === 'Owner' || role === 'Admin') {
+        // Only servers the user could add the bot to are worth offering.
+        uServers.push({ integrationType: 'Discord', serverId: m.serverId, name: m.name, role, serverIcon });
+      }
+    }
+    return {
+      authType: 'Bearer',
+      servers,
+      userId,
+      username: user.username,
+      globalName: user.global_name,
+      expires,
+      uServers,
+      avatarUrl: this.platform.avatarUrl(userId, user.avatar),
+    };
+  }
+
+  // --- Access keys --------------------------------------------------------------------------
+
+  /** The caller behind any access key: an operator key, a server API key or a session token. */
+  async resolve(accessKey: string): Promise<Caller | null> {
+    if (accessKey.startsWith(API_KEY_PREFIX)) {
+      const row = await repo.findApiKeyByHash(this.db, hashSecret(accessKey));
+      if (!row) return null;
+      if (!row.last_used_at || Date.parse(row.last_used_at) + TOUCH_INTERVAL_MS < Date.now()) {
+        await repo.touchApiKey(this.db, row.server_id);
+      }
+      return { kind: 'apiKey', serverId: row.server_id };
+    }
+    if (this.config.adminKeys.some((k) => safeEqual(k, accessKey))) return { kind: 'admin' };
+    if (!accessKey.startsWith(SESSION_PREFIX)) return null;
+    const session = await repo.findLiveSession(this.db, hashSecret(accessKey));
+    if (!session) return null;
+    if (Date.parse(session.last_used_at) + TOUCH_INTERVAL_MS < Date.now()) await repo.touchSession(this.db, session.id);
+    return { kind: 'user', userId: session.user_id, sessionId: session.id };
+  }
+
+  roleOn(userId: string, serverId: string): Promise<ServerRole | null> {
+    return repo.findRole(this.db, userId, serverId);
+  }
+
+  /** POST /: what other services and external callers use to check a key. */
+  async identify({ accessKey, type }: IsAuthenticatedRequest): Promise<Identity> {
+    const caller = await this.resolve(accessKey);
+    const expected = { Bearer: 'user', ApiKey: 'apiKey', Admin: 'admin' } as const;
+    if (!caller || caller.kind !== expected[type]) throw new UnauthorizedError('The access key is not valid');
+    if (caller.kind === 'admin') return { authType: 'Admin' };
+    if (caller.kind === 'apiKey') return { authType: 'ApiKey', serverId: caller.serverId };
+    const session = await repo.findSessionById(this.db, caller.sessionId);
+    if (!session) throw new UnauthorizedError('The access key is not valid');
+    await this.syncIfNeeded(caller.userId, 'normal');
+    return this.bearerUser(caller.userId, session.expires_at);
+  }
+
+  async getApiKey(serverId: string): Promise<ApiKeyInfo> {
+    const row = await repo.findApiKey(this.db, serverId);
+    if (!row) throw new NotFoundError('This server has no API key yet');
+    return { key: `${row.key_prefix}…`, createdAt: row.created_at, lastUsedAt: row.last_used_at };
+  }
+
+  async createApiKey(serverId: string, caller: Caller | null): Promise<ApiKeyResponse> {
+    const server = await repo.findServer(this.db, serverId);
+    if (!server || server.active !== 1) throw new NotFoundError('The bot is not in this server');
+    if (server.plan !== 'enterprise') throw new LimitReachedError('API access is part of the Enterprise plan; upgrade this server to create an API key');
+    if (caller?.kind === 'apiKey') throw new ForbiddenError('An API key cannot create API keys');
+    const key = randomToken(API_KEY_PREFIX);
+    await repo.putApiKey(this.db, {
+      server_id: serverId,
+      key_hash: hashSecret(key),
+      key_prefix: key.slice(0, API_KEY_PREFIX.length + 6),
+      created_by: caller?.kind === 'user' ? caller.userId : null,
+    });
+    return { key };
+  }
+
+  async deleteApiKey(serverId: string): Promise<void> {
+    if (!(await repo.deleteApiKey(this.db, serverId))) throw new NotFoundError('This server has no API key');
+  }
+
+  async purgeExpiredSessions(): Promise<number> {
+    return repo.deleteExpiredSessions(this.db);
+  }
+
+}

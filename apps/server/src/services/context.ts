@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import type { Database } from '../db/database';
+import type { AuthResolver } from '../http/route';
+import type { Cache } from '../platform/cache';
+import type { PlatformClient } from '../platform/discord';
+import type { AuthService } from './authentication/service';
+import type { ServerDataService } from './server/service';
+
+export interface Services {
+  auth: AuthService;
+  serverData: ServerDataService;
+}
+
+/** Everything a service's routes need, built once per app. */
+export interface ServiceContext {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  cache: Cache;
+  platform: PlatformClient;
+  services: Services;
+  resolver: AuthResolver;
+}

@@ -1,0 +1,32 @@
+import { healthCalls, type ServiceName } from '@ticket/contracts';
+import { routesFor } from '../http/route';
+import type { ServiceContext } from './context';
+
+const started = Date.now();
+
+async function timed(check: () => Promise<void>) {
+  const t0 = performance.now();
+  try {
+    await check();
+    return { status: 'ok' as const, latencyMs: Math.round((performance.now() - t0) * 10) / 10 };
+  } catch (error) {
+    return { status: 'down' as const, latencyMs: null, message: error instanceof Error ? error.message : 'unreachable' };
+  }
+}
+
+/** Every base answers liveness and a detailed check, so a load balancer can watch each one. */
+export async function healthRoutes(service: ServiceName, { app, config, database, platform, resolver }: ServiceContext): Promise<void> {
+  const call = routesFor(app, service, healthCalls, resolver);
+  call('getHealth', 'open', () => ({ status: 'ok' as const }));
+  call('getHealthDetailed', 'open', async () => {
+    const [db, chat] = await Promise.all([timed(() => database.ping()), timed(() => platform.ping())]);
+    return {
+      status: db.status === 'ok' && chat.status === 'ok' ? ('ok' as const) : ('degraded' as const),
+      service,
+      version: config.version,
+      uptimeSeconds: Math.round((Date.now() - started) / 1000),
+      database: db,
+      platform: chat,
+    };
+  });
+}

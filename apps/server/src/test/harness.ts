@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { loadDemoFixtures, startSandbox } from '@ticket/sandbox';
+import type { AuthenticateResponse } from '@ticket/contracts';
+import pg from 'pg';
+import { buildApp, type BuiltApp } from '../app';
+import { loadConfig, type Config } from '../config';
+import { openDatabase, type Database, type Engine } from '../db/database';
+
+export const ADMIN_KEY = 'test-operator-key-0123456789';
+export const REDIRECT_URI = 'http://localhost:3000/callback';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/** A fresh, migrated database: in-memory SQLite, or a new PostgreSQL schema dropped afterwards. */
+export async function freshDatabase(engine: Engine): Promise<Database> {
+  if (engine === 'sqlite') return openDatabase('sqlite://:memory:');
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const database = await openDatabase(url, { schema });
+  return {
+    ...database,
+    async destroy() {
+      await database.destroy();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop schema if exists ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+export async function startTestSandbox(): Promise<Sandbox> {
+  return startSandbox({ port: 0, host: '127.0.0.1' });
+}
+
+export function testConfig(sandbox: Sandbox, overrides: Partial<Config> = {}): Config {
+  const { application } = loadDemoFixtures();
+  return loadConfig(
+    {
+      DISCORD_CLIENT_ID: application.clientId,
+      DISCORD_CLIENT_SECRET: application.clientSecret,
+      DISCORD_BOT_TOKEN: application.botToken,
+      DISCORD_API_URL: `${sandbox.url}/api`,
+      DISCORD_AUTHORIZE_URL: `${sandbox.url}/oauth2/authorize`,
+      DISCORD_CDN_URL: `${sandbox.url}/cdn`,
+      ADMIN_KEYS: ADMIN_KEY,
+      LOG_LEVEL: 'silent',
+      WEB_DIR: '',
+      PUBLIC_URL: 'http://localhost:3000',
+    },
+    { encryptionKey: randomBytes(32), ...overrides },
+  );
+}
+
+export interface TestContext {
+  sandbox: Sandbox;
+  built: BuiltApp;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(sandbox: Sandbox, engine: Engine, overrides: Partial<Config> = {}): Promise<TestContext> {
+  const database = await freshDatabase(engine);
+  const built = await buildApp(testConfig(sandbox, overrides), { database });
+  return {
+    sandbox,
+    built,
+    engine,
+    async close() {
+      await built.close();
+      await database.destroy();
+    },
+  };
+}
+
+/** Approves sign-in on the sandbox's consent page as the user and returns the code it hands back. */
+export async function consentCode(sandbox: Sandbox, userId: string, scope = 'identify guilds email guilds.members.read'): Promise<string> {
+  const { application } = loadDemoFixtures();
+  const form = new URLSearchParams({
+    user_id: userId,
+    client_id: application.clientId,
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    scope,
+    state: 'test-state',
+  });
+  const response = await fetch(`${sandbox.url}/oauth2/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+  const location = response.headers.get('location');
+  if (!location) throw new Error(`consent did not redirect (${response.status})`);
+  const code = new URL(location).searchParams.get('code');
+  if (!code) throw new Error(`consent redirect has no code: ${location}`);
+  return code;
+}
+
+export async function signIn(ctx: TestContext, userId: string): Promise<AuthenticateResponse> {
+  const code = await consentCode(ctx.sandbox, userId);
+  const response = await ctx.built.app.inject({
+    method: 'POST',
+    url: '/api/authentication/user',
+    payload: { code, redirectUri: REDIRECT_URI },
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  return response.json<AuthenticateResponse>();
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export async function setFault(sandbox: Sandbox, fault: { status: number; count?: number; pathPattern?: string; retryAfter?: number }): Promise<void> {
+  const response = await fetch(`${sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(fault),
+  });
+  if (!response.ok) throw new Error(`could not set fault: ${response.status}`);
+}
+
+export async function resetSandbox(sandbox: Sandbox): Promise<void> {
+  await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+}

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import { defineCall, IntegrationType, IsoDateTime, ServerIdParams, ServerRole, Snowflake } from './common';
+
+export const AuthType = z.enum(['Bearer', 'ApiKey', 'Admin']);
+export type AuthType = z.infer<typeof AuthType>;
+
+export const AuthServer = z.object({
+  integrationType: IntegrationType,
+  serverId: Snowflake,
+  name: z.string(),
+  role: ServerRole,
+  subjects: z.array(z.string()).describe('Ids of the ticket subjects the user may act in as staff'),
+  serverIcon: z.string().nullable().optional().describe('Icon URL'),
+  nickname: z.string().nullable().optional(),
+  avatarUrl: z.string().nullable().optional().describe('Server-specific avatar URL'),
+});
+export type AuthServer = z.infer<typeof AuthServer>;
+
+/** A server the user is in but the bot has not joined yet. */
+export const AuthUnjoinedServer = z.object({
+  integrationType: IntegrationType,
+  serverId: Snowflake,
+  name: z.string(),
+  role: ServerRole,
+  serverIcon: z.string().nullable().optional(),
+});
+export type AuthUnjoinedServer = z.infer<typeof AuthUnjoinedServer>;
+
+export const BearerUser = z.object({
+  authType: z.literal('Bearer'),
+  servers: z.array(AuthServer),
+  userId: Snowflake,
+  username: z.string(),
+  globalName: z.string().nullable(),
+  expires: IsoDateTime.describe('When the session token stops working'),
+  uServers: z.array(AuthUnjoinedServer),
+  avatarUrl: z.string().nullable().optional(),
+});
+export type BearerUser = z.infer<typeof BearerUser>;
+
+export const ApiKeyIdentity = z.object({ authType: z.literal('ApiKey'), serverId: Snowflake });
+export type ApiKeyIdentity = z.infer<typeof ApiKeyIdentity>;
+
+export const AdminIdentity = z.object({ authType: z.literal('Admin') });
+export type AdminIdentity = z.infer<typeof AdminIdentity>;
+
+export const Identity = z.discriminatedUnion('authType', [BearerUser, ApiKeyIdentity, AdminIdentity]);
+export type Identity = z.infer<typeof Identity>;
+
+export const AuthenticateRequest = z.object({
+  code: z.string().min(1).max(512).describe('The OAuth code the platform gave the browser'),
+  redirectUri: z.url().max(2048).describe('The redirect URI used to obtain the code'),
+});
+export type AuthenticateRequest = z.infer<typeof AuthenticateRequest>;
+
+export const AuthenticateResponse = z.object({
+  user: BearerUser,
+  token: z.string().describe('Session token for the Authorization: Bearer header'),
+});
+export type AuthenticateResponse = z.infer<typeof AuthenticateResponse>;
+
+export const IsAuthenticatedRequest = z.object({
+  accessKey: z.string().min(1).max(512),
+  type: AuthType,
+});
+export type IsAuthenticatedRequest = z.infer<typeof IsAuthenticatedRequest>;
+
+export const ApiKeyResponse = z.object({ key: z.string().describe('The full key; shown only once') });
+export type ApiKeyResponse = z.infer<typeof ApiKeyResponse>;
+
+export const ApiKeyInfo = z.object({
+  key: z.string().describe('The key with all but its first characters hidden'),
+  createdAt: IsoDateTime,
+  lastUsedAt: IsoDateTime.nullable(),
+});
+export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
+
+export const LoginConfig = z.object({
+  clientId: Snowflake,
+  authorizeUrl: z.url().describe('The platform OAuth2 authorize endpoint'),
+  scope: z.string().describe('Space-separated OAuth scopes'),
+  responseType: z.literal('code'),
+  prompt: z.literal('none'),
+  inviteUrl: z.url().describe('Where to invite the bot to a server (add permissions and guild_id)'),
+});
+export type LoginConfig = z.infer<typeof LoginConfig>;
+
+export const authCalls = {
+  getLoginConfig: defineCall({
+    method: 'GET',
+    path: '/login/config',
+    summary: 'What the dashboard needs to start sign-in with the chat platform',
+    response: LoginConfig,
+  }),
+  authenticate: defineCall({
+    method: 'POST',
+    path: '/user',
+    summary: 'Exchange an OAuth code for a session',
+    body: AuthenticateRequest,
+    response: AuthenticateResponse,
+  }),
+  logout: defineCall({
+    method: 'DELETE',
+    path: '/user',
+    summary: 'End the current session for good',
+    response: null,
+    status: 204,
+  }),
+  refreshUser: defineCall({
+    method: 'POST',
+    path: '/user/refresh',
+    summary: 'The signed-in user, from cached platform data',
+    response: BearerUser,
+  }),
+  refreshUserForce: defineCall({
+    method: 'POST',
+    path: '/user/refresh/force',
+    summary: 'The signed-in user, refreshing the platform token and skipping the cache',
+    response: BearerUser,
+  }),
+  refreshUserBypass: defineCall({
+    method: 'POST',
+    path: '/user/refresh/bypass',
+    summary: 'The signed-in user, skipping the cache',
+    response: BearerUser,
+  }),
+  isAuthenticated: defineCall({
+    method: 'POST',
+    path: '/',
+    summary: 'Resolve an access key to the identity it stands for; 401 when invalid',
+    body: IsAuthenticatedRequest,
+    response: Identity,
+  }),
+  getApiKey: defineCall({
+    method: 'GET',
+    path: '/api/:serverId',
+    summary: "The server's API key, masked",
+    params: ServerIdParams,
+    response: ApiKeyInfo,
+  }),
+  createApiKey: defineCall({
+    method: 'POST',
+    path: '/api/:serverId',
+    summary: "Create or reset the server's API key; the answer is the only time it is shown",
+    params: ServerIdParams,
+    response: ApiKeyResponse,
+    status: 201,
+  }),
+  deleteApiKey: defineCall({
+    method: 'DELETE',
+    path: '/api/:serverId',
+    summary: "Delete the server's API key",
+    params: ServerIdParams,
+    response: null,
+    status: 204,
+  }),
+};

@@ -1,0 +1,45 @@
+/**
+ * `npm start`: the dashboard and all eight services on one port. Without chat-platform
+ * credentials it runs in demo mode: the local sandbox stands in for the platform.
+ */
+import { loadDemoFixtures, startSandbox } from '../apps/sandbox/src/index';
+import { loadConfig } from '../apps/server/src/config';
+import { startServer } from '../apps/server/src/main';
+
+async function main(): Promise<void> {
+  const env = { ...process.env };
+  const demo = !(env.DISCORD_CLIENT_ID && env.DISCORD_CLIENT_SECRET && env.DISCORD_BOT_TOKEN);
+  let sandbox: Awaited<ReturnType<typeof startSandbox>> | null = null;
+  if (demo) {
+    const port = Number(env.SANDBOX_PORT ?? 3001);
+    sandbox = await startSandbox({ port, host: env.HOST ?? '0.0.0.0' });
+    const { application } = loadDemoFixtures();
+    const url = `http://localhost:${port}`;
+    Object.assign(env, {
+      DISCORD_API_URL: `${url}/api`,
+      DISCORD_AUTHORIZE_URL: `${url}/oauth2/authorize`,
+      DISCORD_CDN_URL: `${url}/cdn`,
+    });
+    // Platform credentials stay unset so the server knows it is in demo mode; the sandbox's are passed directly.
+    const config = loadConfig(env);
+    config.platform = {
+      ...config.platform,
+      clientId: application.clientId,
+      clientSecret: application.clientSecret,
+      botToken: application.botToken,
+    };
+    const server = await startServer(config);
+    console.log(`\n  Ticket dashboard (demo mode) → ${server.url}\n  Chat-platform sandbox       → ${url}\n  Sign in with one of the demo users on the sandbox's consent page.\n`);
+  } else {
+    const server = await startServer(loadConfig(env));
+    console.log(`\n  Ticket dashboard → ${server.url}\n`);
+  }
+  const stop = () => void sandbox?.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
