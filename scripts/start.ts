@@ -4,6 +4,7 @@
  */
 import { loadDemoFixtures, startSandbox } from '../apps/sandbox/src/index';
 import { loadConfig } from '../apps/server/src/config';
+import { seedDemoStaffRoles } from '../apps/server/src/demo/seed';
 import { startServer } from '../apps/server/src/main';
 
 async function main(): Promise<void> {
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
   if (demo) {
     const port = Number(env.SANDBOX_PORT ?? 3001);
     sandbox = await startSandbox({ port, host: env.HOST ?? '0.0.0.0' });
-    const { application } = loadDemoFixtures();
+    const { application, guilds } = loadDemoFixtures();
     const url = `http://localhost:${port}`;
     Object.assign(env, {
       DISCORD_API_URL: `${url}/api`,
@@ -28,7 +29,11 @@ async function main(): Promise<void> {
       clientSecret: application.clientSecret,
       botToken: application.botToken,
     };
-    const server = await startServer(config);
+    const staffRoles = guilds
+      .filter((g) => g.botMember !== false)
+      .map((g) => ({ serverId: g.id, name: g.name, roleIds: g.roles.filter((r) => r.name === 'Support Staff').map((r) => r.id) }))
+      .filter((g) => g.roleIds.length > 0);
+    const server = await startServer(config, (built) => seedDemoStaffRoles(built.database.db, staffRoles));
     console.log(`\n  Ticket dashboard (demo mode) → ${server.url}\n  Chat-platform sandbox       → ${url}\n  Sign in with one of the demo users on the sandbox's consent page.\n`);
   } else {
     const server = await startServer(loadConfig(env));

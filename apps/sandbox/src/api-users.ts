@@ -60,9 +60,9 @@ export function registerUserRoutes(api: FastifyInstance, state: SandboxState): v
 }
 
 /** Discord pages guild lists by id: `after` walks forward, `before` returns the nearest ones below it. */
-function pageById(guilds: GuildState[], page: { limit: number; before?: string; after?: string }): GuildState[] {
+function pageById(guilds: GuildState[], { limit, before, after }: { limit: number; before?: string; after?: string }): GuildState[] {
   let list = [...guilds].sort((a, b) => compareSnowflakes(a.id, b.id));
-  if (page.after) list = list.filter((g) => compareSnowflakes(g.id, page.after!) > 0);
-  if (page.before) list = list.filter((g) => compareSnowflakes(g.id, page.before!) < 0);
-  return page.before && !page.after ? list.slice(-page.limit) : list.slice(0, page.limit);
+  if (after) list = list.filter((g) => compareSnowflakes(g.id, after) > 0);
+  if (before) list = list.filter((g) => compareSnowflakes(g.id, before) < 0);
+  return before && !after ? list.slice(-limit) : list.slice(0, limit);
 }

@@ -1,5 +1,5 @@
 import { PermissionFlagsBits } from 'discord-api-types/v10';
-import type { APIMessage, APIRole, APIUser } from 'discord-api-types/v10';
+import type { APIMessage, APIRole, APIUser, RoleFlags, UserFlags } from 'discord-api-types/v10';
 import type { FixtureApplication, FixtureChannel, FixtureGuild, FixtureUser, Fixtures } from './fixtures.ts';
 import { basePermissions, channelPermissions } from './permissions.ts';
 import { createSnowflakeGenerator, discordTimestamp } from './snowflake.ts';
@@ -87,6 +87,8 @@ export interface RequestLogEntry {
   at: number;
 }
 
+// These bitfield enums have no zero member, yet zero is what Discord sends for "no flags".
+const NO_USER_FLAGS = 0 as UserFlags;
 const REQUEST_LOG_LIMIT = 10_000;
 const BOT_JOINED_AT = '2024-06-01T12:00:00.000000+00:00';
 // What the install flow grants when the authorize URL carries no `permissions`.
@@ -178,8 +180,8 @@ export class SandboxState {
       system: false,
       banner: null,
       accent_color: null,
-      flags: 0,
-      public_flags: 0,
+      flags: NO_USER_FLAGS,
+      public_flags: NO_USER_FLAGS,
       avatar_decoration_data: null,
     };
   }
@@ -282,7 +284,7 @@ export class SandboxState {
         permissions: permissions ?? DEFAULT_BOT_ROLE_PERMISSIONS,
         managed: true,
         mentionable: false,
-        flags: 0,
+        flags: 0 as RoleFlags,
         tags: { bot_id: this.botUserId },
       };
       guild.roles.push(role);

@@ -1,4 +1,4 @@
-import { buildApp } from './app';
+import { buildApp, type BuiltApp } from './app';
 import { loadConfig, type Config } from './config';
 import { seedDemoData } from './demo/seed';
 
@@ -8,9 +8,10 @@ export interface RunningServer {
 }
 
 /** Starts the API (and the built web client) and stops it cleanly on SIGINT/SIGTERM. */
-export async function startServer(config: Config = loadConfig()): Promise<RunningServer> {
+export async function startServer(config: Config = loadConfig(), prepare?: (built: BuiltApp) => Promise<void>): Promise<RunningServer> {
   const built = await buildApp(config);
   if (config.demo) await seedDemoData(built.database.db);
+  await prepare?.(built);
   await built.app.listen({ port: config.port, host: config.host });
   const address = built.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
