@@ -67,7 +67,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorateRequest('caller', null);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandler(app);
+  const webDir = config.webDir && existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : null;
+  registerErrorHandler(app, { spaFallback: webDir !== null });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -129,7 +130,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   app.get('/config.json', { schema: { hide: true } }, async () => runtimeConfig(config));
-  serveWeb(app, config);
+  // The built SPA at /, with long caching for its hashed assets.
+  if (webDir) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: ['index.html'],
+      setHeaders: (res, file) => {
+        res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
 
   return {
     app,
@@ -153,18 +164,4 @@ function runtimeConfig(config: Config): RuntimeConfig {
     ]),
   ) as RuntimeConfig['services'];
   return { services, demo: config.demo, version: config.version };
-}
-
-/** The built SPA at /, with every unknown non-API path answered by index.html for client routing. */
-function serveWeb(app: FastifyInstance, config: Config): void {
-  const dir = config.webDir;
-  if (!dir || !existsSync(path.join(dir, 'index.html'))) return;
-  void app.register(fastifyStatic, { root: dir, wildcard: false, index: ['index.html'] });
-  app.setNotFoundHandler((request, reply) => {
-    const url = request.url.split('?')[0] ?? '/';
-    if (request.method === 'GET' && !url.startsWith('/api/') && !path.extname(url)) {
-      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    return reply.status(404).send({ statusCode: 404, error: 'Not Found', code: 'not_found', message: `No route for ${request.method} ${url}` });
-  });
 }

@@ -15,8 +15,14 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   await built.app.listen({ port: config.port, host: config.host });
   const address = built.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // Expired sessions are refused already; this only keeps the table small.
+  const purge = setInterval(() => void built.services.auth.purgeExpiredSessions().catch(() => undefined), 3600_000);
+  purge.unref();
   let closing: Promise<void> | null = null;
-  const close = () => (closing ??= built.close());
+  const close = () => {
+    clearInterval(purge);
+    return (closing ??= built.close());
+  };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       built.app.log.info({ signal }, 'shutting down');

@@ -1,7 +1,6 @@
-import path from 'node:path';
 import type { CallDef } from '@ticket/contracts';
 import { runnerImport, type Plugin } from 'vite';
-import { toCallSpec } from '../src/lib/api/call-spec';
+import { toCallSpec } from '../src/lib/api/call-spec.ts';
 
 const VIRTUAL_ID = 'virtual:api-manifest';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
@@ -9,16 +8,16 @@ const RESOLVED_ID = `\0${VIRTUAL_ID}`;
 type Records = Record<string, Record<string, CallDef>>;
 
 /**
- * Serves `virtual:api-manifest`: the method, path and required inputs of every call in
- * src/lib/api/service-calls.ts, read from the contracts at build time. The browser gets the client's
- * typed wrappers without shipping zod and every schema of the product.
+ * Serves `virtual:api-manifest`: the method, path and required inputs of every call of the
+ * contracts' `serviceCalls`, read at build time. The browser gets the client's typed wrappers
+ * without shipping zod and every schema of the product.
  */
 export function apiManifest(): Plugin {
-  let registry = '';
+  let root = '';
   return {
     name: 'ticket:api-manifest',
     configResolved(config) {
-      registry = path.join(config.root, 'src/lib/api/service-calls.ts');
+      root = config.root;
     },
     resolveId(id) {
       return id === VIRTUAL_ID ? RESOLVED_ID : undefined;
@@ -26,7 +25,8 @@ export function apiManifest(): Plugin {
     async load(id) {
       if (id !== RESOLVED_ID) return undefined;
       // The contracts are TypeScript source in a linked package, which plain Node cannot import.
-      const { module, dependencies } = await runnerImport<{ serviceCalls: Records }>(registry, {
+      const { module, dependencies } = await runnerImport<{ serviceCalls: Records }>('@ticket/contracts', {
+        root,
         configFile: false,
         logLevel: 'error',
       });

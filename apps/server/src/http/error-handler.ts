@@ -2,6 +2,7 @@ import type { ErrorBody } from '@ticket/contracts';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { STATUS_CODES } from 'node:http';
+import { extname } from 'node:path';
 import { AppError } from './errors';
 
 type Issue = { field: string; message: string };
@@ -11,7 +12,7 @@ function body(statusCode: number, code: string, message: string, extra: Partial<
 }
 
 /** One place that maps every failure to an HTTP answer; a 5xx never leaks its internal message. */
-export function registerErrorHandler(app: FastifyInstance): void {
+export function registerErrorHandler(app: FastifyInstance, options: { spaFallback?: boolean } = {}): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const where = error.validationContext ?? 'body';
@@ -48,6 +49,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(body(404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}`));
+    const url = request.url.split('?')[0] ?? '/';
+    // Client-side routes of the dashboard: any GET outside the API that is not a file gets the SPA.
+    if (options.spaFallback && request.method === 'GET' && !url.startsWith('/api/') && !extname(url)) {
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send(body(404, 'not_found', `No route for ${request.method} ${url}`));
   });
 }

@@ -8,6 +8,8 @@ export type RefreshMode = 'normal' | 'bypass_cache' | 'force';
 export interface AuthState {
   token: string | null;
   user: BearerUser | null;
+  /** The session was confirmed by the server during this page load (never persisted). */
+  verified: boolean;
   /** Exchanges the OAuth code for a session and keeps it. */
   login(code: string, redirectUri: string): Promise<BearerUser>;
   /**
@@ -35,10 +37,11 @@ export const useAuthStore = create<AuthState>()(
     (set, get) => ({
       token: null,
       user: null,
+      verified: false,
 
       async login(code, redirectUri) {
         const { user, token } = await getApi().authentication.authenticate({ body: { code, redirectUri } });
-        set({ user, token });
+        set({ user, token, verified: true });
         return user;
       },
 
@@ -46,7 +49,7 @@ export const useAuthStore = create<AuthState>()(
         if (!get().user) throw new Error('user was null');
         try {
           const user = await getApi().authentication[refreshCalls[mode]]();
-          set({ user });
+          set({ user, verified: true });
           return user;
         } catch (error) {
           if (isResponseError(error, 429)) throw error;
@@ -61,7 +64,7 @@ export const useAuthStore = create<AuthState>()(
         } catch {
           // The server may already have ended the session; signing out locally is what matters.
         } finally {
-          set({ token: null, user: null });
+          set({ token: null, user: null, verified: false });
         }
       },
 

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
 import type { ApiKeyInfo, BearerUser, ErrorBody } from '@ticket/contracts';
 import { now } from '../../db/database';
 import {
@@ -35,7 +36,7 @@ describe.each(engines)('authentication service on %s', (engine) => {
     await ctx.close();
   });
 
-  const inject = (options: Parameters<TestContext['built']['app']['inject']>[0]) => ctx.built.app.inject(options);
+  const inject = (options: InjectOptions) => ctx.built.app.inject(options);
 
   describe('GET /login/config', () => {
     it('tells the dashboard how to start sign-in', async () => {

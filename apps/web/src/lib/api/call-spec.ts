@@ -30,7 +30,11 @@ export function toCallSpec(def: CallDef): CallSpec {
     .map(([key]) => key);
   if (requiredQuery.length > 0) spec.requiredQuery = requiredQuery;
   if (def.body) spec.body = isRequired(def.body) ? 'required' : 'optional';
-  if (def.multipart) spec.multipart = true;
+  if (def.multipart) {
+    spec.multipart = true;
+    // An upload without its form has nothing to send.
+    spec.body ??= 'required';
+  }
   if (def.binary) spec.binary = true;
   return spec;
 }

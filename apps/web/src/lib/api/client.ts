@@ -7,11 +7,17 @@ import type {
   ErrorBody,
   RuntimeConfig,
   ServiceName,
+  serviceCalls,
 } from '@ticket/contracts';
 import manifestData from 'virtual:api-manifest';
 import { type CallManifest, type CallSpec, pathParamNames, toCallSpec } from './call-spec';
 import { FetchError, RequiredError, ResponseError } from './errors';
-import type { ServiceCalls } from './service-calls';
+
+/**
+ * Only the type: the values hold zod schemas, which the browser never loads. The build hands it
+ * `virtual:api-manifest` instead (see plugins/api-manifest.ts).
+ */
+export type ServiceCalls = typeof serviceCalls;
 
 type IsOptional<T> = undefined extends T
   ? true
@@ -28,9 +34,15 @@ type Slot<K extends string, T> = [T] extends [undefined]
     ? { [P in K]?: T }
     : { [P in K]: T };
 
+/** A multipart call declares no body schema: its body is the form to send. */
+type BodyOf<C extends CallDef> = C extends { multipart: true } ? FormData : CallBody<C>;
+
 export type CallInput<C extends CallDef> = Slot<'params', CallParams<C>> &
   Slot<'query', CallQuery<C>> &
-  Slot<'body', CallBody<C>>;
+  Slot<'body', BodyOf<C>>;
+
+/** A download answers the file itself, whatever its schema says. */
+export type ResponseOf<C extends CallDef> = C extends { binary: true } ? Blob : CallResponse<C>;
 
 export interface RequestOptions {
   signal?: AbortSignal;
@@ -38,20 +50,20 @@ export interface RequestOptions {
 
 export type CallFn<C extends CallDef> =
   IsOptional<CallInput<C>> extends true
-    ? (input?: CallInput<C>, options?: RequestOptions) => Promise<CallResponse<C>>
-    : (input: CallInput<C>, options?: RequestOptions) => Promise<CallResponse<C>>;
+    ? (input?: CallInput<C>, options?: RequestOptions) => Promise<ResponseOf<C>>
+    : (input: CallInput<C>, options?: RequestOptions) => Promise<ResponseOf<C>>;
 
 export type ServiceApi<R> = { [Op in keyof R]: R[Op] extends CallDef ? CallFn<R[Op]> : never };
 
 export type ApiClient = { [S in keyof ServiceCalls]: ServiceApi<ServiceCalls[S]> } & {
-  /** Any call of any service, for records not registered in service-calls.ts. */
+  /** Any call of any service by its definition, e.g. one not (yet) in the contracts' `serviceCalls`. */
   call<C extends CallDef>(
     service: ServiceName,
     def: C,
     input: CallInput<C>,
     operation: string,
     options?: RequestOptions,
-  ): Promise<CallResponse<C>>;
+  ): Promise<ResponseOf<C>>;
 };
 
 export interface ClientOptions {

@@ -1,7 +1,15 @@
 import type { RuntimeConfig } from '@ticket/contracts';
 import { type ApiClient, createClient } from './client';
 
-export { type ApiClient, type CallInput, type RequestOptions, createClient, parseRetryAfter } from './client';
+export {
+  type ApiClient,
+  type CallInput,
+  type RequestOptions,
+  type ResponseOf,
+  type ServiceCalls,
+  createClient,
+  parseRetryAfter,
+} from './client';
 export { FetchError, RequiredError, ResponseError, isResponseError } from './errors';
 
 let instance: ApiClient | undefined;

@@ -1,5 +1,5 @@
 declare module 'virtual:api-manifest' {
-  /** A `CallManifest<ServiceCalls>`; typed where it is imported, as ambient modules cannot import local types. */
+  /** A `CallManifest<ServiceCalls>`, typed where it is imported: an ambient module cannot import local types. */
   const manifest: unknown;
   export default manifest;
 }

@@ -1,0 +1,87 @@
+import type { LoginConfig } from '@ticket/contracts';
+
+const PENDING_KEY = 'login';
+
+/** What the browser keeps between leaving for the platform's sign-in and coming back to /callback. */
+interface PendingLogin {
+  state: string;
+  next: string;
+}
+
+export type LoginErrorCode = 'access_denied' | 'invalid_token' | 'missing_code' | 'failed' | 'unknown';
+
+export type CallbackResult =
+  | { ok: true; code: string; next: string }
+  | { ok: false; error: LoginErrorCode; next: string; detail?: string };
+
+export const callbackUrl = (): string => `${window.location.origin}/callback`;
+
+const PARSE_BASE = 'http://app.invalid';
+
+/** Only a path of this app is a safe place to go after sign-in: never another origin. */
+export function safeNext(raw: string | null | undefined): string {
+  if (!raw?.startsWith('/')) return '/';
+  try {
+    // Parsed as the browser would: `//host`, `/\host` and stray tabs all end up on another origin.
+    const url = new URL(raw, PARSE_BASE);
+    if (url.origin !== PARSE_BASE) return '/';
+    const path = url.pathname + url.search + url.hash;
+    return path.startsWith('/login') || path.startsWith('/callback') ? '/' : path;
+  } catch {
+    return '/';
+  }
+}
+
+export function loginPath(next = '/'): string {
+  const path = safeNext(next);
+  return path === '/' ? '/login' : `/login?next=${encodeURIComponent(path)}`;
+}
+
+function randomState(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Remembers a fresh state and where to go afterwards, and returns the platform's authorize URL. */
+export function prepareLogin(config: LoginConfig, next: string, storage: Storage = sessionStorage): string {
+  const pending: PendingLogin = { state: randomState(), next: safeNext(next) };
+  storage.setItem(PENDING_KEY, JSON.stringify(pending));
+  const url = new URL(config.authorizeUrl);
+  url.searchParams.set('client_id', config.clientId);
+  url.searchParams.set('response_type', config.responseType);
+  url.searchParams.set('scope', config.scope);
+  url.searchParams.set('redirect_uri', callbackUrl());
+  url.searchParams.set('prompt', config.prompt);
+  url.searchParams.set('state', pending.state);
+  return url.toString();
+}
+
+export function startLogin(config: LoginConfig, next: string): void {
+  window.location.assign(prepareLogin(config, next));
+}
+
+function takePending(storage: Storage): PendingLogin | undefined {
+  const raw = storage.getItem(PENDING_KEY);
+  // A state is good for one answer only.
+  storage.removeItem(PENDING_KEY);
+  if (!raw) return undefined;
+  try {
+    const value = JSON.parse(raw) as Partial<PendingLogin>;
+    return typeof value.state === 'string' ? { state: value.state, next: safeNext(value.next) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads the platform's answer on /callback: an error, a state that is not ours, or a code to exchange. */
+export function readCallback(search: URLSearchParams, storage: Storage = sessionStorage): CallbackResult {
+  const pending = takePending(storage);
+  const next = pending?.next ?? '/';
+  const error = search.get('error');
+  if (error) return { ok: false, error: error === 'access_denied' ? 'access_denied' : 'unknown', detail: error, next };
+  const state = search.get('state');
+  if (!pending || !state || state !== pending.state) return { ok: false, error: 'invalid_token', next };
+  const code = search.get('code');
+  if (!code) return { ok: false, error: 'missing_code', next };
+  return { ok: true, code, next };
+}

@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import { apiManifest } from './plugins/api-manifest.ts';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
+const proxy = { '/api': apiTarget, '/config.json': apiTarget };
+
+export default defineConfig({
+  // Set explicitly: the root vitest config loads this file from the repository root.
+  root,
+  plugins: [react(), apiManifest()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  server: { proxy },
+  preview: { proxy },
+  build: { outDir: 'dist', emptyOutDir: true },
+});
