@@ -100,3 +100,26 @@ describe('the app as a whole', () => {
     }
   });
 });
+
+describe('every declared call', () => {
+  it('refuses a caller without a token with 401, except the open calls', async () => {
+    const { authCalls, serverDataCalls } = await import('@ticket/contracts');
+    const open = new Set(['getLoginConfig', 'authenticate', 'isAuthenticated', 'getTestimonials']);
+    const ctx = await createTestApp(sandbox, 'sqlite');
+    try {
+      const calls = [
+        ...Object.entries(authCalls).map(([name, call]) => ['authentication', name, call] as const),
+        ...Object.entries(serverDataCalls).map(([name, call]) => ['server', name, call] as const),
+      ];
+      for (const [base, name, call] of calls) {
+        if (open.has(name)) continue;
+        const url = `/api/${base}${call.path.replace(':serverId', '1300000000000000001').replace(':id', '1200000000000000001')}`;
+        const response = await ctx.built.app.inject({ method: call.method, url: `${url}?serverId=1300000000000000001`, payload: 'body' in call ? {} : undefined });
+        // Authentication comes before validation: even an empty body answers 401.
+        expect(response.statusCode, name).toBe(401);
+      }
+    } finally {
+      await ctx.close();
+    }
+  });
+});

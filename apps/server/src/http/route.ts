@@ -50,14 +50,20 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1]! : null;
 }
 
-async function authorize(access: Access, request: FastifyRequest, resolver: AuthResolver): Promise<void> {
+/** Runs before validation, so a caller without a valid key learns nothing about the request's shape. */
+async function authenticate(access: Access, request: FastifyRequest, resolver: AuthResolver): Promise<void> {
   request.caller = null;
   if (access === 'open') return;
   const token = bearerToken(request);
   const caller = token ? await resolver.resolve(token, request) : null;
   if (!caller) throw new UnauthorizedError();
   request.caller = caller;
-  if (access === 'any') return;
+}
+
+/** Runs after validation: checks the role the route asks for on the (now valid) server id. */
+async function authorize(access: Access, request: FastifyRequest, resolver: AuthResolver): Promise<void> {
+  const caller = request.caller;
+  if (access === 'open' || access === 'any' || !caller) return;
   if (access === 'operator') {
     if (caller.kind !== 'admin') throw new ForbiddenError('Only platform operators may call this');
     return;
@@ -133,6 +139,7 @@ export function route<C extends CallDef>(
       ...(call.body ? { body: call.body } : {}),
       response: { ...(call.response ? { [status]: call.response } : {}), ...errorResponses },
     },
+    onRequest: async (request) => authenticate(access, request, resolver),
     preHandler: async (request) => authorize(access, request, resolver),
     handler: async (request, reply) => {
       const input = { params: request.params ?? {}, query: request.query ?? {}, body: request.body } as Input<C>;
