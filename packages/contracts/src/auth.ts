@@ -85,6 +85,16 @@ export const LoginConfig = z.object({
 });
 export type LoginConfig = z.infer<typeof LoginConfig>;
 
+export const SessionInfo = z.object({
+  id: z.string().describe('Session id (not the token)'),
+  createdAt: IsoDateTime,
+  lastUsedAt: IsoDateTime,
+  expiresAt: IsoDateTime,
+  userAgent: z.string().nullable().describe('Browser that signed in'),
+  current: z.boolean().describe('Whether this is the session making the request'),
+});
+export type SessionInfo = z.infer<typeof SessionInfo>;
+
 export const authCalls = {
   getLoginConfig: defineCall({
     method: 'GET',
@@ -123,6 +133,20 @@ export const authCalls = {
     path: '/user/refresh/bypass',
     summary: 'The signed-in user, skipping the cache',
     response: BearerUser,
+  }),
+  getSessions: defineCall({
+    method: 'GET',
+    path: '/user/sessions',
+    summary: "The signed-in user's live sessions, newest first",
+    response: z.array(SessionInfo),
+  }),
+  deleteSession: defineCall({
+    method: 'DELETE',
+    path: '/user/sessions/:sessionId',
+    summary: 'Sign out one of your sessions (another browser or device)',
+    params: z.object({ sessionId: z.uuid() }),
+    response: null,
+    status: 204,
   }),
   isAuthenticated: defineCall({
     method: 'POST',

@@ -154,6 +154,27 @@ describe.each(engines)('authentication service on %s', (engine) => {
     });
   });
 
+  describe('sessions /user/sessions', () => {
+    it('lists the live sessions, marks the current one, and signs out another', async () => {
+      const first = (await signIn(ctx, USERS.alice)).token;
+      const second = (await signIn(ctx, USERS.alice)).token;
+      const other = (await signIn(ctx, USERS.bruno)).token;
+      const listed = await inject({ method: 'GET', url: '/api/authentication/user/sessions', headers: bearer(second) });
+      expect(listed.statusCode).toBe(200);
+      const sessions = listed.json<{ id: string; current: boolean }[]>();
+      expect(sessions).toHaveLength(2);
+      expect(sessions.filter((s) => s.current)).toHaveLength(1);
+      const firstId = sessions.find((s) => !s.current)!.id;
+      // Another user cannot end Alice's session.
+      expect((await inject({ method: 'DELETE', url: `/api/authentication/user/sessions/${firstId}`, headers: bearer(other) })).statusCode).toBe(404);
+      expect((await inject({ method: 'DELETE', url: `/api/authentication/user/sessions/${firstId}`, headers: bearer(second) })).statusCode).toBe(204);
+      expect((await inject({ method: 'POST', url: '/api/authentication/user/refresh', headers: bearer(first) })).statusCode).toBe(401);
+      expect((await inject({ method: 'POST', url: '/api/authentication/user/refresh', headers: bearer(second) })).statusCode).toBe(200);
+      const bad = await inject({ method: 'DELETE', url: '/api/authentication/user/sessions/nope', headers: bearer(second) });
+      expect(bad.json<ErrorBody>().field).toBe('params.sessionId');
+    });
+  });
+
   describe('POST /user/refresh (normal, bypass, force)', () => {
     const platformCalls = async (pattern: string) => {
       const response = await fetch(`${sandbox.url}/_sandbox/requests?pathPattern=${encodeURIComponent(pattern)}`);

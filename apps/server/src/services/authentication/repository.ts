@@ -227,3 +227,19 @@ export async function deleteApiKey(db: Db, serverId: string): Promise<boolean> {
   const result = await db.deleteFrom('api_keys').where('server_id', '=', serverId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
+
+export async function listLiveSessions(db: Db, userId: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'created_at', 'last_used_at', 'expires_at', 'user_agent'])
+    .where('user_id', '=', userId)
+    .where('expires_at', '>', now())
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** Deletes the session only when it belongs to the user; another user's id is "not found". */
+export async function deleteUserSession(db: Db, userId: string, sessionId: string): Promise<boolean> {
+  const result = await db.deleteFrom('sessions').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

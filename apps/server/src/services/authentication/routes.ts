@@ -15,6 +15,8 @@ export async function authenticationRoutes({ app, services, resolver }: ServiceC
   call('refreshUser', 'signedIn', (_, request) => auth.refresh(request.caller, 'normal'));
   call('refreshUserBypass', 'signedIn', (_, request) => auth.refresh(request.caller, 'bypass_cache'));
   call('refreshUserForce', 'signedIn', (_, request) => auth.refresh(request.caller, 'force'));
+  call('getSessions', 'signedIn', (_, request) => auth.listSessions(request.caller));
+  call('deleteSession', 'signedIn', ({ params }, request) => auth.deleteSession(request.caller, params.sessionId));
   call('isAuthenticated', 'open', ({ body }) => auth.identify(body));
   call('getApiKey', { server: 'admin' }, ({ params }) => auth.getApiKey(params.serverId));
   call('createApiKey', { server: 'admin' }, ({ params }, request) => auth.createApiKey(params.serverId, request.caller));

@@ -9,6 +9,7 @@ import type {
   IsAuthenticatedRequest,
   LoginConfig,
   ServerRole,
+  SessionInfo,
 } from '@ticket/contracts';
 import { PermissionFlagsBits, type APIUser, type RESTAPIPartialCurrentUserGuild } from 'discord-api-types/v10';
 import type { Kysely } from 'kysely';
@@ -99,6 +100,24 @@ export class AuthService {
   async logout(caller: Caller | null): Promise<void> {
     if (caller?.kind !== 'user') throw new UnauthorizedError();
     await repo.deleteSession(this.db, caller.sessionId);
+  }
+
+  async listSessions(caller: Caller | null): Promise<SessionInfo[]> {
+    if (caller?.kind !== 'user') throw new UnauthorizedError();
+    const rows = await repo.listLiveSessions(this.db, caller.userId);
+    return rows.map((r) => ({
+      id: r.id,
+      createdAt: r.created_at,
+      lastUsedAt: r.last_used_at,
+      expiresAt: r.expires_at,
+      userAgent: r.user_agent,
+      current: r.id === caller.sessionId,
+    }));
+  }
+
+  async deleteSession(caller: Caller | null, sessionId: string): Promise<void> {
+    if (caller?.kind !== 'user') throw new UnauthorizedError();
+    if (!(await repo.deleteUserSession(this.db, caller.userId, sessionId))) throw new NotFoundError('No such session');
   }
 
   /** normal reuses platform data younger than the cache TTL; bypass_cache rereads it; force also renews the platform token. */
