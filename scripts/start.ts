@@ -4,7 +4,7 @@
  */
 import { loadDemoFixtures, startSandbox } from '../apps/sandbox/src/index';
 import { loadConfig } from '../apps/server/src/config';
-import { seedDemoStaffRoles } from '../apps/server/src/demo/seed';
+import { seedDemoServers, type DemoServer } from '../apps/server/src/demo/seed';
 import { startServer } from '../apps/server/src/main';
 
 async function main(): Promise<void> {
@@ -29,11 +29,17 @@ async function main(): Promise<void> {
       clientSecret: application.clientSecret,
       botToken: application.botToken,
     };
-    const staffRoles = guilds
-      .filter((g) => g.botMember !== false)
-      .map((g) => ({ serverId: g.id, name: g.name, roleIds: g.roles.filter((r) => r.name === 'Support Staff').map((r) => r.id) }))
-      .filter((g) => g.roleIds.length > 0);
-    const server = await startServer(config, (built) => seedDemoStaffRoles(built.database.db, staffRoles));
+    // Each demo server on another plan, so every plan's screens can be tried.
+    const plans: DemoServer['plan'][] = ['free', 'premium', 'enterprise'];
+    const demoServers: DemoServer[] = guilds
+      .filter((g) => g.botMember)
+      .map((g, i) => ({
+        serverId: g.id,
+        name: g.name,
+        plan: plans[i % plans.length]!,
+        staffRoleIds: g.roles.filter((r) => r.name === 'Support Staff').map((r) => r.id),
+      }));
+    const server = await startServer(config, (built) => seedDemoServers(built.database.db, built.services.settings, demoServers));
     console.log(`\n  Ticket dashboard (demo mode) → ${server.url}\n  Chat-platform sandbox       → ${url}\n  Sign in with one of the demo users on the sandbox's consent page.\n`);
   } else {
     const server = await startServer(loadConfig(env));

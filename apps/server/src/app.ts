@@ -23,6 +23,8 @@ import type { ServiceContext, Services } from './services/context';
 import { healthRoutes } from './services/health';
 import { serverDataRoutes } from './services/server/routes';
 import { ServerDataService } from './services/server/service';
+import { settingsRoutes } from './services/settings/routes';
+import { SettingsService } from './services/settings/service';
 
 export interface BuildOptions {
   /** An already open database (tests pass a fresh one); otherwise config.databaseUrl is opened. */
@@ -43,6 +45,7 @@ type ServiceRoutes = (ctx: ServiceContext) => Promise<void>;
 const SERVICE_ROUTES: Partial<Record<ServiceName, ServiceRoutes>> = {
   authentication: authenticationRoutes,
   server: serverDataRoutes,
+  settings: settingsRoutes,
 };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -55,7 +58,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resolve: (key) => auth.resolve(key),
     roleOn: (userId, serverId) => auth.roleOn(userId, serverId),
   };
-  const services: Services = { auth, serverData: new ServerDataService(database.db, platform, resolver) };
+  const services: Services = {
+    auth,
+    serverData: new ServerDataService(database.db, platform, resolver),
+    settings: new SettingsService(database.db),
+  };
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },

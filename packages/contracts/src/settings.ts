@@ -746,6 +746,44 @@ export const settingValueSchema = (
 };
 
 // ---------------------------------------------------------------------------------------------
+// Audit log
+// ---------------------------------------------------------------------------------------------
+
+export const AuditAction = z.enum([
+  'subject.create',
+  'subject.update',
+  'subject.delete',
+  'settings.create',
+  'settings.update',
+  'template.create',
+  'template.update',
+  'template.delete',
+  'panel.create',
+  'panel.update',
+  'panel.delete',
+  'panel.resend',
+]);
+export type AuditAction = z.infer<typeof AuditAction>;
+
+export const AuditEntry = z.object({
+  id: z.string(),
+  serverId: Snowflake,
+  subjectId: SubjectId.nullable(),
+  subjectName: z.string().nullable().describe('Name of the subject at the time of reading'),
+  actor: z.object({
+    kind: z.enum(['user', 'apiKey', 'admin']),
+    id: Snowflake.nullable(),
+    name: z.string().nullable(),
+  }),
+  action: AuditAction,
+  path: z.string().nullable().describe('The setting changed, in dot notation'),
+  oldValue: z.unknown().describe('Value before the change (null when created)'),
+  newValue: z.unknown().describe('Value after the change (null when deleted)'),
+  createdAt: IsoDateTime,
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+// ---------------------------------------------------------------------------------------------
 // Calls
 // ---------------------------------------------------------------------------------------------
 
@@ -879,7 +917,7 @@ export const settingsCalls = {
   createSubject: defineCall({
     method: 'POST',
     path: '/servers/:serverId/subjects',
-    summary: 'Create a subject with default settings; 409 if the name is taken, 403 beyond the plan limit',
+    summary: 'Create a subject with default settings; 409 if the name is taken, 402 beyond the plan limit',
     params: ServerIdParams,
     body: CreateSubjectRequest,
     response: Subject,
@@ -929,6 +967,14 @@ export const settingsCalls = {
     params: SubjectParams,
     response: null,
     status: 204,
+  }),
+  getAuditLog: defineCall({
+    method: 'GET',
+    path: '/servers/:serverId/audit-log',
+    summary: 'Who changed which setting when, newest first',
+    params: ServerIdParams,
+    query: PageQuery.extend({ subjectId: SubjectId.optional() }),
+    response: pagedResult(AuditEntry),
   }),
   getSettingsBulk: defineCall({
     method: 'POST',

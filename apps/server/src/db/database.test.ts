@@ -15,7 +15,7 @@ describe.each(engines)('database on %s', (engine) => {
     await migrateToLatest(database.db, database.engine);
     const tables = await database.db.introspection.getTables();
     expect(tables.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['users', 'sessions', 'servers', 'memberships', 'api_keys', 'testimonials', 'staff_roles']),
+      expect.arrayContaining(['users', 'sessions', 'servers', 'memberships', 'api_keys', 'testimonials', 'subjects', 'server_settings', 'templates', 'audit_log']),
     );
   });
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
 import { migrateToLatest } from './migrate';
@@ -83,3 +83,13 @@ export const fromFlag = (value: number | boolean | null | undefined): boolean =>
 /** Timestamps are stored as fixed-width UTC ISO-8601 text in both engines, so they sort and compare as text. */
 export const now = (): string => new Date().toISOString();
 export const toTimestamp = (date: Date | number): string => new Date(date).toISOString();
+
+/** Row locks exist only in PostgreSQL; SQLite serialises write transactions on its own. */
+export const supportsRowLocks = (db: Kysely<DB> | { getExecutor(): { adapter: unknown } }): boolean =>
+  db.getExecutor().adapter instanceof PostgresAdapter;
+
+/** A unique index refused the write (SQLite and PostgreSQL word it differently). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | null;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}

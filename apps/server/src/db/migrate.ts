@@ -2,10 +2,12 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Engine } from './database';
 import type { DB } from './schema';
 import { initialMigration } from './migrations/0001-initial';
+import { settingsMigration } from './migrations/0002-settings';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
   '0001-initial': initialMigration,
+  '0002-settings': settingsMigration,
 };
 
 export async function migrateToLatest(db: Kysely<DB>, engine: Engine): Promise<void> {

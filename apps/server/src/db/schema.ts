@@ -70,9 +70,50 @@ export interface TestimonialsTable {
   position: number;
 }
 
-export interface StaffRolesTable {
+export interface ServerSettingsTable {
   server_id: string;
-  role_id: string;
+  language: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubjectsTable {
+  id: string;
+  server_id: string;
+  name: string;
+  name_key: string;
+  deleted: number;
+  active: number;
+  position: number;
+  inherits_from: string | null;
+  /** Every setting group of the subject as stored (own values, before inheritance). */
+  settings: unknown;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TemplatesTable {
+  id: string;
+  server_id: string;
+  subject_id: string;
+  position: number;
+  /** The question without its identity: type, question, slug, answerFormat, values. */
+  question: unknown;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  server_id: string;
+  subject_id: string | null;
+  actor_kind: string;
+  actor_id: string | null;
+  action: string;
+  path: string | null;
+  old_value: unknown;
+  new_value: unknown;
+  created_at: string;
 }
 
 export interface DB {
@@ -82,5 +123,8 @@ export interface DB {
   memberships: MembershipsTable;
   api_keys: ApiKeysTable;
   testimonials: TestimonialsTable;
-  staff_roles: StaffRolesTable;
+  server_settings: ServerSettingsTable;
+  subjects: SubjectsTable;
+  templates: TemplatesTable;
+  audit_log: AuditLogTable;
 }

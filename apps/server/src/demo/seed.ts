@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { now } from '../db/database';
 import type { DB } from '../db/schema';
 import { countTestimonials, insertTestimonials } from '../services/server/repository';
+import type { SettingsService } from '../services/settings/service';
 import testimonials from './testimonials.json' with { type: 'json' };
 
 /** Demo mode starts with a few public testimonials so the open pages have something to show. */
@@ -13,26 +14,35 @@ export async function seedDemoData(db: Kysely<DB>): Promise<void> {
   );
 }
 
-export interface DemoStaffRoles {
+export interface DemoServer {
   serverId: string;
   name: string;
-  roleIds: string[];
+  plan: 'free' | 'premium' | 'enterprise';
+  /** Roles whose holders are support staff; the demo gives them a first subject. */
+  staffRoleIds: string[];
 }
 
 /**
- * Until subjects name their staff roles, demo servers get theirs from the demo world, so the
- * demo's support staff sign in as Staff.
+ * Demo servers start on different plans, and those with a support-staff role get a first
+ * subject naming it, so the demo's staff sign in as Staff and the settings have something in them.
  */
-export async function seedDemoStaffRoles(db: Kysely<DB>, servers: DemoStaffRoles[]): Promise<void> {
+export async function seedDemoServers(db: Kysely<DB>, settings: SettingsService, servers: DemoServer[]): Promise<void> {
   const at = now();
+  const operator = { kind: 'admin' } as const;
   for (const server of servers) {
     await db
       .insertInto('servers')
-      .values({ id: server.serverId, name: server.name, icon: null, owner_id: null, active: 1, plan: 'free', created_at: at, updated_at: at })
+      .values({ id: server.serverId, name: server.name, icon: null, owner_id: null, active: 1, plan: server.plan, created_at: at, updated_at: at })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
-    for (const roleId of server.roleIds) {
-      await db.insertInto('staff_roles').values({ server_id: server.serverId, role_id: roleId }).onConflict((oc) => oc.doNothing()).execute();
-    }
+    if (server.staffRoleIds.length === 0 || (await settings.listSubjects(server.serverId)).length > 0) continue;
+    const subject = await settings.createSubject(operator, server.serverId, 'General Support');
+    await settings.updateSubject(operator, server.serverId, subject.subjectId, {
+      serverId: server.serverId,
+      subjectId: subject.subjectId,
+      path: 'staffRoles.value',
+      operation: 'set',
+      value: server.staffRoleIds,
+    });
   }
 }

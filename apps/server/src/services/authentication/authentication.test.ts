@@ -83,9 +83,29 @@ describe.each(engines)('authentication service on %s', (engine) => {
     it('makes a holder of a configured staff role Staff, and only there', async () => {
       const first = (await signIn(ctx, USERS.dana)).user;
       expect(first.servers.find((s) => s.serverId === GUILDS.pixelForge)?.role).toBe('Member');
-      await ctx.built.database.db.insertInto('staff_roles').values({ server_id: GUILDS.pixelForge, role_id: SUPPORT_STAFF_ROLE.pixelForge }).execute();
+      const operator = { kind: 'admin' } as const;
+      const subject = await ctx.built.services.settings.createSubject(operator, GUILDS.pixelForge, 'Support');
+      await ctx.built.services.settings.updateSubject(operator, GUILDS.pixelForge, subject.subjectId, {
+        serverId: GUILDS.pixelForge,
+        subjectId: subject.subjectId,
+        path: 'staffRoles.value',
+        operation: 'add',
+        value: SUPPORT_STAFF_ROLE.pixelForge,
+      });
       const second = (await signIn(ctx, USERS.dana)).user;
-      expect(second.servers.find((s) => s.serverId === GUILDS.pixelForge)?.role).toBe('Staff');
+      const pixelForge = second.servers.find((s) => s.serverId === GUILDS.pixelForge);
+      expect(pixelForge?.role).toBe('Staff');
+      expect(pixelForge?.subjects).toEqual([subject.subjectId]);
+      // Deactivating the only subject naming the role takes Staff away again.
+      await ctx.built.services.settings.updateSubject(operator, GUILDS.pixelForge, subject.subjectId, {
+        serverId: GUILDS.pixelForge,
+        subjectId: subject.subjectId,
+        path: 'active',
+        operation: 'set',
+        value: false,
+      });
+      const third = (await signIn(ctx, USERS.dana)).user;
+      expect(third.servers.find((s) => s.serverId === GUILDS.pixelForge)?.role).toBe('Member');
       expect(second.servers.find((s) => s.serverId === GUILDS.studyHall)?.role).toBe('Member');
     });
 

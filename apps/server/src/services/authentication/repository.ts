@@ -121,6 +121,7 @@ export async function listMemberships(db: Db, userId: string) {
       'memberships.role as role',
       'memberships.nickname as nickname',
       'memberships.avatar as avatar',
+      'memberships.role_ids as roleIds',
     ])
     .where('memberships.user_id', '=', userId)
     .orderBy('servers.name')
@@ -135,18 +136,6 @@ export async function findRole(db: Db, userId: string, serverId: string): Promis
     .where('server_id', '=', serverId)
     .executeTakeFirst();
   return (row?.role as ServerRole | undefined) ?? null;
-}
-
-export async function staffRoleIds(db: Db, serverIds: string[]): Promise<Map<string, Set<string>>> {
-  const map = new Map<string, Set<string>>();
-  if (serverIds.length === 0) return map;
-  const rows = await db.selectFrom('staff_roles').select(['server_id', 'role_id']).where('server_id', 'in', serverIds).execute();
-  for (const row of rows) {
-    const set = map.get(row.server_id) ?? new Set<string>();
-    set.add(row.role_id);
-    map.set(row.server_id, set);
-  }
-  return map;
 }
 
 export async function insertSession(

@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import {
+  PLANS,
+  type PlanType,
+} from '@ticket/contracts';
 import type {
   ApiKeyInfo,
   ApiKeyResponse,
@@ -14,7 +18,8 @@ import type {
 import { PermissionFlagsBits, type APIUser, type RESTAPIPartialCurrentUserGuild } from 'discord-api-types/v10';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
-import { toTimestamp } from '../../db/database';
+import { fromJson, toTimestamp } from '../../db/database';
+import { staffSubjectsByServer } from '../settings/service';
 import type { DB } from '../../db/schema';
 import { ForbiddenError, LimitReachedError, NotFoundError, UnauthorizedError } from '../../http/errors';
 import type { Caller } from '../../http/route';
@@ -178,17 +183,18 @@ export class AuthService {
       this.platform.botGuildIds(fresh),
     ]);
     const bot = new Set(botIds);
-    const staffRoles = await repo.staffRoleIds(
+    const staffSubjects = await staffSubjectsByServer(
       this.db,
       guilds.filter((g) => bot.has(g.id)).map((g) => g.id),
     );
+    const staffRoles = new Map([...staffSubjects].map(([id, subjects]) => [id, new Set(subjects.flatMap((s) => [...s.roleIds]))]));
     return Promise.all(
       guilds.map(async (guild): Promise<repo.GuildFact> => {
         const botPresent = bot.has(guild.id);
         let role = computeRole(guild, [], undefined);
         let member = null;
         // Member roles are only worth a platform call where they can make the user staff.
-        if (botPresent && role === 'Member' && staffRoles.has(guild.id)) {
+        if (botPresent && role === 'Member' && (staffRoles.get(guild.id)?.size ?? 0) > 0) {
           member = await this.platform.getMember(guild.id, userId, fresh);
           role = computeRole(guild, member?.roles ?? [], staffRoles.get(guild.id));
         }
@@ -211,6 +217,10 @@ export class AuthService {
     const user = await repo.findUser(this.db, userId);
     if (!user) throw new UnauthorizedError();
     const memberships = await repo.listMemberships(this.db, userId);
+    const staffSubjects = await staffSubjectsByServer(
+      this.db,
+      memberships.filter((m) => m.active === 1 && m.role !== 'Member').map((m) => m.serverId),
+    );
     const servers: BearerUser['servers'] = [];
     const uServers: BearerUser['uServers'] = [];
     for (const m of memberships) {
@@ -222,7 +232,7 @@ export class AuthService {
           serverId: m.serverId,
           name: m.name,
           role,
-          subjects: [],
+          subjects: this.actingSubjects(role, fromJson<string[]>(m.roleIds), staffSubjects.get(m.serverId) ?? []),
           serverIcon,
           nickname: m.nickname,
           avatarUrl: this.platform.memberAvatarUrl(m.serverId, userId, m.avatar),
@@ -242,6 +252,13 @@ export class AuthService {
       uServers,
       avatarUrl: this.platform.avatarUrl(userId, user.avatar),
     };
+  }
+
+  /** Admins act in every subject; staff in those naming one of their roles; members in none. */
+  private actingSubjects(role: ServerRole, held: string[], subjects: { subjectId: string; roleIds: Set<string> }[]): string[] {
+    if (role === 'Owner' || role === 'Admin') return subjects.map((s) => s.subjectId);
+    if (role === 'Member') return [];
+    return subjects.filter((s) => held.some((r) => s.roleIds.has(r))).map((s) => s.subjectId);
   }
 
   // --- Access keys --------------------------------------------------------------------------
@@ -290,7 +307,9 @@ export class AuthService {
   async createApiKey(serverId: string, caller: Caller | null): Promise<ApiKeyResponse> {
     const server = await repo.findServer(this.db, serverId);
     if (!server || server.active !== 1) throw new NotFoundError('The bot is not in this server');
-    if (server.plan !== 'enterprise') throw new LimitReachedError('API access is part of the Enterprise plan; upgrade this server to create an API key');
+    if (!PLANS[server.plan as PlanType]?.features.apiAccess) {
+      throw new LimitReachedError('API access is part of the Enterprise plan; upgrade this server to create an API key');
+    }
     if (caller?.kind === 'apiKey') throw new ForbiddenError('An API key cannot create API keys');
     const key = randomToken(API_KEY_PREFIX);
     await repo.putApiKey(this.db, {
