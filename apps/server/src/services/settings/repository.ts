@@ -184,8 +184,8 @@ export async function insertAudit(db: Db, records: AuditRecord[]): Promise<void>
 }
 
 export async function pageAudit(db: Db, serverId: string, subjectId: string | undefined, offset: number, limit: number) {
-  let base = db.selectFrom('audit_log').where('server_id', '=', serverId);
-  if (subjectId) base = base.where('subject_id', '=', subjectId);
+  let base = db.selectFrom('audit_log').where('audit_log.server_id', '=', serverId);
+  if (subjectId) base = base.where('audit_log.subject_id', '=', subjectId);
   const [rows, total] = await Promise.all([
     base
       .leftJoin('users', 'users.id', 'audit_log.actor_id')

@@ -40,11 +40,11 @@ const firstIssue = (error: z.ZodError) => {
 
 /** Features a subject setting needs, checked when the setting is switched on. */
 const GATED_SETTINGS: { feature: PlanFeature; what: string; on: (s: Subject) => boolean }[] = [
-  { feature: 'forms', what: 'Requiring a form', on: (s) => s.requireForm },
-  { feature: 'autoClose', what: 'Auto-close', on: (s) => s.automation.autoCloseTime.enabled },
+  { feature: 'forms', what: 'Requiring a form is', on: (s) => s.requireForm },
+  { feature: 'autoClose', what: 'Auto-close is', on: (s) => s.automation.autoCloseTime.enabled },
   {
     feature: 'autoMention',
-    what: 'Mentions on reply',
+    what: 'Mentions on reply are',
     on: (s) => s.notifications.mentionOwnerOnReply || s.notifications.mentionClaimeeOnReply,
   },
 ];
@@ -164,7 +164,7 @@ export class SettingsService {
   private async requireFeature(db: Db, serverId: string, feature: PlanFeature, what: string): Promise<void> {
     const plan = await this.plan(db, serverId);
     if (!PLANS[plan].features[feature]) {
-      throw new LimitReachedError(`${what} is part of the ${cheapestPlanWith(feature)} plan; this server is on the ${planName(plan)} plan`);
+      throw new LimitReachedError(`${what} part of the ${cheapestPlanWith(feature)} plan; this server is on the ${planName(plan)} plan`);
     }
   }
 
@@ -297,6 +297,14 @@ export class SettingsService {
   }
 
   private parseValue(scope: 'server' | 'subject', update: SettingsUpdate, at: string): unknown {
+    // Removing by key needs only the key, not a whole valid element.
+    if (update.operation === 'remove' && update.filterKey && settingValueSchema(scope, update.path, 'remove')) {
+      const value = update.value;
+      if (value !== null && typeof value === 'object' && !(update.filterKey in value)) {
+        throw new BadRequestError(`value must carry "${update.filterKey}" to remove by it`, `${at}.value`);
+      }
+      return value;
+    }
     const schema = settingValueSchema(scope, update.path, update.operation);
     if (!schema) {
       if (update.operation !== 'set' && settingValueSchema(scope, update.path, 'set')) {
@@ -461,7 +469,8 @@ export class SettingsService {
       const subject = await repo.findSubject(trx, serverId, subjectId, true);
       if (!subject || fromFlag(subject.deleted)) throw new NotFoundError(`No subject ${subjectId} in this server`);
       await this.assertSlugFree(trx, serverId, subjectId, template.slug, null, 'body.template.slug');
-      await repo.insertTemplate(trx, { id, server_id: serverId, subject_id: subjectId, position: Number.MAX_SAFE_INTEGER, question: questionContent(template) });
+      const count = (await repo.listTemplates(trx, serverId, subjectId)).length;
+      await repo.insertTemplate(trx, { id, server_id: serverId, subject_id: subjectId, position: count, question: questionContent(template) });
       await this.placeTemplate(trx, serverId, subjectId, id, template.index);
       await this.audit(trx, caller, serverId, subjectId, 'template.create', null, null, questionContent(template));
     });
