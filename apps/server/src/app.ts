@@ -24,6 +24,7 @@ import { healthRoutes } from './services/health';
 import { serverDataRoutes } from './services/server/routes';
 import { ServerDataService } from './services/server/service';
 import { settingsRoutes } from './services/settings/routes';
+import { PanelService } from './services/settings/panel-service';
 import { SettingsService } from './services/settings/service';
 
 export interface BuildOptions {
@@ -62,6 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     auth,
     serverData: new ServerDataService(database.db, platform, resolver),
     settings: new SettingsService(database.db),
+    panels: new PanelService(database.db, platform),
   };
 
   const app = Fastify({

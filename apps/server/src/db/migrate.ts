@@ -3,11 +3,13 @@ import type { Engine } from './database';
 import type { DB } from './schema';
 import { initialMigration } from './migrations/0001-initial';
 import { settingsMigration } from './migrations/0002-settings';
+import { panelsMigration } from './migrations/0003-panels';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
   '0001-initial': initialMigration,
   '0002-settings': settingsMigration,
+  '0003-panels': panelsMigration,
 };
 
 export async function migrateToLatest(db: Kysely<DB>, engine: Engine): Promise<void> {

@@ -116,6 +116,20 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+export interface PanelsTable {
+  id: string;
+  server_id: string;
+  type: string;
+  name: string;
+  draft: number;
+  channel_id: string | null;
+  message_id: string | null;
+  content: unknown;
+  last_sent: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -127,4 +141,5 @@ export interface DB {
   subjects: SubjectsTable;
   templates: TemplatesTable;
   audit_log: AuditLogTable;
+  panels: PanelsTable;
 }

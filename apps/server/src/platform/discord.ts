@@ -5,6 +5,9 @@ import {
   type APIEmoji,
   type APIGuild,
   type APIGuildMember,
+  type APIMessage,
+  type RESTPatchAPIChannelMessageJSONBody,
+  type RESTPostAPIChannelMessageJSONBody,
   type APIRole,
   type APIUser,
   type RESTAPIPartialCurrentUserGuild,
@@ -31,6 +34,22 @@ export class GrantRevokedError extends UnauthorizedError {
 }
 
 const REQUEST_TIMEOUT_MS = 10_000;
+
+/** The platform refused a write for a reason the user can act on; `code` is the platform's error code. */
+export class PlatformRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /** The message no longer exists (or its channel is gone). */
+  get gone(): boolean {
+    return this.code === 10008 || this.code === 10003;
+  }
+}
 
 /**
  * Turns every failure of the platform into one of our typed errors, so a caller sees a clear
@@ -287,6 +306,32 @@ export class PlatformClient {
   /** The user, or null when no such user exists. */
   getUser(userId: string): Promise<APIUser | null> {
     return this.load(`user:${userId}`, this.ttl, () => this.asBotOrNull<APIUser>(Routes.user(userId)));
+  }
+
+  // --- Messages -------------------------------------------------------------------------------
+
+  /** Bot writes whose refusals the caller words for the user (missing access, unknown emoji…). */
+  private async botWrite<T>(method: 'post' | 'patch' | 'delete', route: `/${string}`, body?: unknown): Promise<T> {
+    try {
+      return (await this.bot[method](route, body === undefined ? {} : { body })) as T;
+    } catch (error) {
+      if (error instanceof DiscordAPIError && error.status >= 400 && error.status < 500 && error.status !== 429) {
+        throw new PlatformRefusal(error.status, Number(error.code), error.message);
+      }
+      return translate(error);
+    }
+  }
+
+  postMessage(channelId: string, body: RESTPostAPIChannelMessageJSONBody): Promise<APIMessage> {
+    return this.botWrite<APIMessage>('post', Routes.channelMessages(channelId), body);
+  }
+
+  editMessage(channelId: string, messageId: string, body: RESTPatchAPIChannelMessageJSONBody): Promise<APIMessage> {
+    return this.botWrite<APIMessage>('patch', Routes.channelMessage(channelId, messageId), body);
+  }
+
+  async deleteMessage(channelId: string, messageId: string): Promise<void> {
+    await this.botWrite<void>('delete', Routes.channelMessage(channelId, messageId));
   }
 
   /** A cheap authenticated call, for health checks. */

@@ -6,12 +6,14 @@ import type { Cache } from '../platform/cache';
 import type { PlatformClient } from '../platform/discord';
 import type { AuthService } from './authentication/service';
 import type { ServerDataService } from './server/service';
+import type { PanelService } from './settings/panel-service';
 import type { SettingsService } from './settings/service';
 
 export interface Services {
   auth: AuthService;
   serverData: ServerDataService;
   settings: SettingsService;
+  panels: PanelService;
 }
 
 /** Everything a service's routes need, built once per app. */

@@ -33,6 +33,14 @@ export async function settingsRoutes({ app, services, resolver }: ServiceContext
   call('updateTemplate', admin, ({ params, body }, request) => settings.updateTemplate(request.caller, params.serverId, params.templateId, body));
   call('deleteTemplate', admin, ({ params }, request) => settings.deleteTemplate(request.caller, params.serverId, params.templateId));
 
+  const { panels } = services;
+  call('createPanel', admin, ({ params, body }, request) => panels.create(request.caller, params.serverId, body));
+  call('getPanels', admin, ({ params }) => panels.list(params.serverId));
+  call('getPanel', admin, ({ params }) => panels.get(params.serverId, params.id));
+  call('updatePanel', admin, ({ params, body }, request) => panels.update(request.caller, params.serverId, params.id, body));
+  call('deletePanel', admin, ({ params }, request) => panels.delete(request.caller, params.serverId, params.id));
+  call('resendPanel', admin, ({ params }, request) => panels.resend(request.caller, params.serverId, params.id));
+
   call('getAuditLog', { server: 'admin' }, ({ params, query }) => settings.auditLog(params.serverId, query.Page, query.Amount, query.subjectId));
   call('getSettingsBulk', 'operator', ({ body }) => settings.settingsBulk(body.ids));
   call('getSubjectsBulk', 'operator', ({ body }) => settings.subjectsBulk(body.ids));
