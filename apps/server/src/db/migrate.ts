@@ -4,12 +4,14 @@ import type { DB } from './schema';
 import { initialMigration } from './migrations/0001-initial';
 import { settingsMigration } from './migrations/0002-settings';
 import { panelsMigration } from './migrations/0003-panels';
+import { ticketsMigration } from './migrations/0004-tickets';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
   '0001-initial': initialMigration,
   '0002-settings': settingsMigration,
   '0003-panels': panelsMigration,
+  '0004-tickets': ticketsMigration,
 };
 
 export async function migrateToLatest(db: Kysely<DB>, engine: Engine): Promise<void> {

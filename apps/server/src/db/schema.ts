@@ -130,6 +130,66 @@ export interface PanelsTable {
   updated_at: string;
 }
 
+export interface TicketsTable {
+  id: string;
+  server_id: string;
+  subject_id: string;
+  /** Running number within the server. */
+  number: number;
+  name: string;
+  author_id: string;
+  assignee_id: string | null;
+  state: string;
+  channel_id: string | null;
+  template_answers: unknown;
+  created_at: string;
+  last_activity_at: string;
+  closed_at: string | null;
+  closed_by: string | null;
+  close_reason: string | null;
+  close_force: number | null;
+  deleted: number;
+}
+
+export interface TicketMembersTable {
+  ticket_id: string;
+  user_id: string;
+  added_at: string;
+}
+
+export interface TicketMessagesTable {
+  id: string;
+  ticket_id: string;
+  server_id: string;
+  external_id: string | null;
+  author_id: string;
+  message_type: string;
+  /** content, embeds, mentions, attachments */
+  body: unknown;
+  /** earlier versions, oldest first */
+  history: unknown;
+  modified: number;
+  deleted: number;
+  deleted_at: string | null;
+  created_at: string;
+}
+
+export interface TicketReactionsTable {
+  message_id: string;
+  emoji_key: string;
+  emoji: unknown;
+  user_id: string;
+  created_at: string;
+}
+
+export interface TicketSearchTable {
+  ticket_id: string;
+  server_id: string;
+  kind: string;
+  ref_id: string;
+  body: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -142,4 +202,9 @@ export interface DB {
   templates: TemplatesTable;
   audit_log: AuditLogTable;
   panels: PanelsTable;
+  tickets: TicketsTable;
+  ticket_members: TicketMembersTable;
+  ticket_messages: TicketMessagesTable;
+  ticket_reactions: TicketReactionsTable;
+  ticket_search: TicketSearchTable;
 }
