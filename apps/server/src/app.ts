@@ -26,6 +26,8 @@ import { ServerDataService } from './services/server/service';
 import { settingsRoutes } from './services/settings/routes';
 import { PanelService } from './services/settings/panel-service';
 import { SettingsService } from './services/settings/service';
+import { supportRoutes } from './services/support/routes';
+import { SupportService } from './services/support/service';
 
 export interface BuildOptions {
   /** An already open database (tests pass a fresh one); otherwise config.databaseUrl is opened. */
@@ -47,6 +49,7 @@ const SERVICE_ROUTES: Partial<Record<ServiceName, ServiceRoutes>> = {
   authentication: authenticationRoutes,
   server: serverDataRoutes,
   settings: settingsRoutes,
+  support: supportRoutes,
 };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -64,6 +67,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     serverData: new ServerDataService(database.db, platform, resolver),
     settings: new SettingsService(database.db),
     panels: new PanelService(database.db, platform),
+    support: new SupportService(database.db, database.engine, platform),
   };
 
   const app = Fastify({

@@ -8,12 +8,14 @@ import type { AuthService } from './authentication/service';
 import type { ServerDataService } from './server/service';
 import type { PanelService } from './settings/panel-service';
 import type { SettingsService } from './settings/service';
+import type { SupportService } from './support/service';
 
 export interface Services {
   auth: AuthService;
   serverData: ServerDataService;
   settings: SettingsService;
   panels: PanelService;
+  support: SupportService;
 }
 
 /** Everything a service's routes need, built once per app. */

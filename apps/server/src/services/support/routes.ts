@@ -1,0 +1,33 @@
+import { supportCalls } from '@ticket/contracts';
+import { routesFor } from '../../http/route';
+import type { ServiceContext } from '../context';
+
+export async function supportRoutes({ app, services, resolver }: ServiceContext): Promise<void> {
+  const { support } = services;
+  const call = routesFor(app, 'support', supportCalls, resolver);
+  const staff = { server: 'staff', apiKey: true } as const;
+
+  call('getServerTickets', staff, ({ params, query }) => support.list(params.serverId, query));
+  call('searchServerTickets', staff, ({ params, query, body }) => support.search(params.serverId, query, body.text));
+  call('createTicket', staff, ({ params, body }) => support.create(params.serverId, body));
+  call('getServerTicket', staff, ({ params }) => support.get(params.serverId, params.ticketId));
+  call('updateTicket', staff, ({ params, body }) => support.update(params.serverId, params.ticketId, body));
+  call('deleteTicket', { server: 'admin', apiKey: true }, ({ params }) => support.delete(params.serverId, params.ticketId));
+  call('addTicketMember', staff, ({ params, body }) => support.addMember(params.serverId, params.ticketId, body.userId));
+  call('removeTicketMember', staff, ({ params, body }) => support.removeMember(params.serverId, params.ticketId, body.userId));
+  call('createTicketMessage', staff, ({ params, body }, request) => support.addMessage(request.caller, params.serverId, params.ticketId, body));
+  call('updateTicketMessage', staff, ({ params, body }) => support.editMessage(params.serverId, params.ticketId, params.messageId, body));
+  call('deleteTicketMessage', staff, ({ params }) => support.deleteMessage(params.serverId, params.ticketId, params.messageId));
+  call('addReaction', staff, ({ params, body }) => support.addReaction(params.serverId, params.ticketId, params.messageId, body));
+  call('removeReaction', staff, ({ params, body }) => support.removeReaction(params.serverId, params.ticketId, params.messageId, body));
+  call('getSupportSubjects', staff, ({ params, query }) => support.supportSubjects(params.serverId, query.Page, query.Amount));
+  call('getSubjectTicketCount', 'operator', ({ params }) => support.subjectCount(params.subjectId));
+
+  call('getPersonalTickets', 'signedIn', ({ query }, request) => support.personal(request.caller, query));
+  call('searchPersonalTickets', 'signedIn', ({ query, body }, request) => support.personalSearch(request.caller, query, body.text));
+  call('getPersonalTicketServers', 'signedIn', ({ query }, request) => support.personalServers(request.caller, query.Page, query.Amount));
+  call('getPersonalTicketSubjects', 'signedIn', ({ params, query }, request) =>
+    support.personalSubjects(request.caller, params.serverId, query.Page, query.Amount),
+  );
+  call('getPersonalTicket', 'signedIn', ({ params }, request) => support.personalTicket(request.caller, params.ticketId));
+}

@@ -1,0 +1,468 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  AddReactionRequest,
+  CreateTicketMessageRequest,
+  CreateTicketRequest,
+  EmojiRef,
+  PagedResult,
+  PublicUser,
+  Reaction,
+  RemoveReactionRequest,
+  SubjectShort,
+  SubjectTicketCount,
+  TemplateAnswer,
+  Ticket,
+  TicketListItem,
+  TicketListQuery,
+  TicketMessage,
+  TicketMessageContent,
+  TicketServer,
+  TicketState,
+  TicketSubject,
+  UpdateTicketMessageRequest,
+  UpdateTicketRequest,
+} from '@ticket/contracts';
+import type { Kysely, Transaction } from 'kysely';
+import { fromFlag, fromJson, isUniqueViolation, now, toFlag, toJson, type Engine } from '../../db/database';
+import type { DB } from '../../db/schema';
+import { BadRequestError, ForbiddenError, NotFoundError } from '../../http/errors';
+import type { Caller } from '../../http/route';
+import type { PlatformClient } from '../../platform/discord';
+import * as repo from './repository';
+import { highlight, searchTerms } from './search-text';
+
+type MessageBody = TicketMessageContent;
+type Revision = { content: string; embeds: MessageBody['embeds']; editedAt: string };
+
+const emojiKey = (e: EmojiRef) => e.id ?? e.name ?? '';
+
+/** Who spoke last decides whom the ticket waits for; system messages change nothing. */
+export function stateAfterMessage(state: TicketState, type: TicketMessage['messageType']): TicketState {
+  if (state === 'Closed' || type === 'System') return state;
+  return type === 'Staff' ? 'PendingUser' : 'PendingStaff';
+}
+
+const pageOf = <T>(elements: T[], page: number, amount: number, total: number): PagedResult<T> => ({
+  page,
+  maxPage: Math.max(1, Math.ceil(total / amount)),
+  elements,
+});
+
+export class SupportService {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly engine: Engine,
+    private readonly platform: PlatformClient,
+  ) {}
+
+  // --- Shaping --------------------------------------------------------------------------------
+
+  private async servers(ids: string[]): Promise<Map<string, TicketServer>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('servers').select(['id', 'name', 'icon']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, { serverId: r.id, name: r.name, iconUrl: this.platform.iconUrl(r.id, r.icon) }]));
+  }
+
+  private async subjects(ids: string[]): Promise<Map<string, TicketSubject>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('subjects').select(['id', 'name']).where('id', 'in', ids).execute();
+    return new Map(rows.map((r) => [r.id, { subjectId: r.id, name: r.name }]));
+  }
+
+  /** Profiles of the users a ticket names; one unknown to the platform is shown by id. */
+  private async users(ids: string[]): Promise<PublicUser[]> {
+    const unique = [...new Set(ids)];
+    const users = await Promise.all(
+      unique.map(async (id) => {
+        const user = await this.platform.getUser(id).catch(() => null);
+        return {
+          id,
+          name: user ? (user.global_name ?? user.username) : id,
+          avatarUrl: user ? this.platform.avatarUrl(user.id, user.avatar) : null,
+          color: null,
+        };
+      }),
+    );
+    return users;
+  }
+
+  private base(row: repo.TicketRow, servers: Map<string, TicketServer>, subjects: Map<string, TicketSubject>) {
+    return {
+      ticketId: row.id,
+      number: row.number,
+      name: row.name,
+      author: row.author_id,
+      server: servers.get(row.server_id) ?? { serverId: row.server_id, name: row.server_id, iconUrl: null },
+      subject: subjects.get(row.subject_id) ?? { subjectId: row.subject_id, name: 'Deleted subject' },
+      createdAt: row.created_at,
+      state: row.state as TicketState,
+      assignee: row.assignee_id,
+      closed:
+        row.closed_at && row.closed_by
+          ? { closedAt: row.closed_at, force: fromFlag(row.close_force), closedBy: row.closed_by, reason: row.close_reason }
+          : null,
+    };
+  }
+
+  private toMessage(row: repo.MessageRow, reactions: Reaction[]): TicketMessage {
+    return {
+      messageId: row.id,
+      ticketId: row.ticket_id,
+      authorId: row.author_id,
+      createdAt: row.created_at,
+      messageType: row.message_type as TicketMessage['messageType'],
+      message: fromJson<MessageBody>(row.body),
+      externalId: row.external_id,
+      deleted: fromFlag(row.deleted),
+      modified: fromFlag(row.modified),
+      deletedAt: row.deleted_at,
+      history: fromJson<Revision[]>(row.history),
+      files: [],
+      reactions,
+    };
+  }
+
+  private async reactionsBy(messageIds: string[]): Promise<Map<string, Reaction[]>> {
+    const rows = await repo.reactionsOf(this.db, messageIds);
+    const map = new Map<string, Map<string, Reaction>>();
+    for (const row of rows) {
+      const byEmoji = map.get(row.message_id) ?? new Map<string, Reaction>();
+      const current = byEmoji.get(row.emoji_key);
+      byEmoji.set(row.emoji_key, { emoji: fromJson<EmojiRef>(row.emoji), count: (current?.count ?? 0) + 1 });
+      map.set(row.message_id, byEmoji);
+    }
+    return new Map([...map].map(([id, byEmoji]) => [id, [...byEmoji.values()]]));
+  }
+
+  private async fullTicket(row: repo.TicketRow): Promise<Ticket> {
+    const [servers, subjects, members, messages] = await Promise.all([
+      this.servers([row.server_id]),
+      this.subjects([row.subject_id]),
+      repo.membersOf(this.db, [row.id]),
+      repo.messagesOf(this.db, row.id),
+    ]);
+    const reactions = await this.reactionsBy(messages.map((m) => m.id));
+    const memberIds = (members.get(row.id) ?? []).filter((id) => id !== row.author_id);
+    const mentioned = [row.author_id, row.assignee_id, row.closed_by, ...memberIds, ...messages.map((m) => m.author_id)].filter((x): x is string => !!x);
+    return {
+      ...this.base(row, servers, subjects),
+      users: await this.users(mentioned),
+      messages: messages.map((m) => this.toMessage(m, reactions.get(m.id) ?? [])),
+      members: memberIds,
+      templateAnswers: fromJson<TemplateAnswer[]>(row.template_answers),
+    };
+  }
+
+  private async listItems(rows: repo.TicketRow[], terms: string[] | null): Promise<TicketListItem[]> {
+    const ids = rows.map((r) => r.id);
+    const [servers, subjects, activity, docs] = await Promise.all([
+      this.servers([...new Set(rows.map((r) => r.server_id))]),
+      this.subjects([...new Set(rows.map((r) => r.subject_id))]),
+      repo.activityOf(this.db, ids),
+      terms ? repo.matchingDocs(this.db, this.engine, ids, terms) : Promise.resolve([]),
+    ]);
+    const users = new Map(
+      (await this.users(rows.flatMap((r) => [r.author_id, r.assignee_id, r.closed_by].filter((x): x is string => !!x)))).map((u) => [u.id, u]),
+    );
+    return rows.map((row) => {
+      const last = activity.last.get(row.id);
+      const ticketUsers = [row.author_id, row.assignee_id, row.closed_by].filter((x): x is string => !!x).map((id) => users.get(id)!);
+      const highlights = terms
+        ? docs
+            .filter((d) => d.ticket_id === row.id)
+            .slice(0, 3)
+            .flatMap((d) => highlight(d.kind as 'name' | 'message' | 'answer', d.body, terms) ?? [])
+        : [];
+      return {
+        ...this.base(row, servers, subjects),
+        users: [...new Map(ticketUsers.map((u) => [u.id, u])).values()],
+        highlights,
+        lastMessage: last
+          ? { messageId: last.id, authorId: last.author_id, createdAt: last.created_at, content: fromJson<MessageBody>(last.body).content.slice(0, 200) }
+          : null,
+        lastActivity: row.last_activity_at,
+        attendees: activity.attendees.get(row.id) ?? [],
+      };
+    });
+  }
+
+  // --- Access ---------------------------------------------------------------------------------
+
+  private async ticketIn(serverId: string, ticketId: string): Promise<repo.TicketRow> {
+    const row = await repo.findTicket(this.db, ticketId, serverId);
+    if (!row) throw new NotFoundError(`No ticket ${ticketId} in this server`);
+    return row;
+  }
+
+  /** A member sees the tickets they opened or were added to; anything else is "not found" to them. */
+  private async ownTicket(caller: Caller | null, ticketId: string): Promise<repo.TicketRow> {
+    if (caller?.kind !== 'user') throw new ForbiddenError('Only signed-in users have personal tickets');
+    const row = await repo.findTicket(this.db, ticketId);
+    if (!row || (row.author_id !== caller.userId && !(await repo.isMember(this.db, ticketId, caller.userId)))) {
+      throw new NotFoundError(`No ticket ${ticketId} among your tickets`);
+    }
+    return row;
+  }
+
+  // --- Tickets --------------------------------------------------------------------------------
+
+  async list(serverId: string, query: TicketListQuery): Promise<PagedResult<TicketListItem>> {
+    const { rows, total } = await repo.pageTickets(this.db, this.engine, { serverId }, query, null);
+    return pageOf(await this.listItems(rows, null), query.Page, query.Amount, total);
+  }
+
+  async search(serverId: string, query: TicketListQuery, text: string): Promise<PagedResult<TicketListItem>> {
+    const terms = searchTerms(text);
+    if (terms.length === 0) throw new BadRequestError('Search text needs at least one letter or digit', 'body.text');
+    const { rows, total } = await repo.pageTickets(this.db, this.engine, { serverId }, query, terms);
+    return pageOf(await this.listItems(rows, terms), query.Page, query.Amount, total);
+  }
+
+  async get(serverId: string, ticketId: string): Promise<Ticket> {
+    return this.fullTicket(await this.ticketIn(serverId, ticketId));
+  }
+
+  async create(serverId: string, request: CreateTicketRequest): Promise<Ticket> {
+    const subject = await this.db
+      .selectFrom('subjects')
+      .select(['id', 'active', 'deleted'])
+      .where('server_id', '=', serverId)
+      .where('id', '=', request.subjectId)
+      .executeTakeFirst();
+    if (!subject || subject.deleted === 1) throw new NotFoundError(`No subject ${request.subjectId} in this server`);
+    const ticketId = request.ticketId ?? randomUUID();
+    const at = now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          if (await repo.findTicket(trx, ticketId)) throw new BadRequestError(`A ticket with id ${ticketId} already exists`, 'body.ticketId');
+          const number = await repo.nextNumber(trx, serverId);
+          await repo.insertTicket(trx, {
+            id: ticketId,
+            server_id: serverId,
+            subject_id: request.subjectId,
+            number,
+            name: request.ticketName,
+            author_id: request.authorId,
+            assignee_id: null,
+            state: 'PendingStaff',
+            channel_id: /^\d{17,20}$/.test(ticketId) ? ticketId : null,
+            template_answers: toJson(request.templateAnswers),
+            created_at: at,
+            last_activity_at: at,
+            closed_at: null,
+            closed_by: null,
+            close_reason: null,
+            close_force: null,
+          });
+          await repo.addMember(trx, ticketId, request.authorId);
+          await repo.putSearchDoc(trx, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: request.ticketName });
+          for (const answer of request.templateAnswers) {
+            await repo.putSearchDoc(trx, { ticket_id: ticketId, server_id: serverId, kind: 'answer', ref_id: answer.questionId, body: answer.answer });
+          }
+        });
+        break;
+      } catch (error) {
+        // Two tickets opened at the same moment may pick the same number: take the next one.
+        if (isUniqueViolation(error) && attempt < 5) continue;
+        throw error;
+      }
+    }
+    return this.get(serverId, ticketId);
+  }
+
+  async update(serverId: string, ticketId: string, update: UpdateTicketRequest): Promise<Ticket> {
+    await this.db.transaction().execute(async (trx) => {
+      const row = await repo.findTicket(trx, ticketId, serverId);
+      if (!row) throw new NotFoundError(`No ticket ${ticketId} in this server`);
+      const fields: Partial<repo.TicketRow> = {};
+      if (update.ticketName !== undefined) {
+        fields.name = update.ticketName;
+        await repo.putSearchDoc(trx, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: update.ticketName });
+      }
+      if (update.subjectId !== undefined) {
+        const subject = await trx.selectFrom('subjects').select('id').where('server_id', '=', serverId).where('id', '=', update.subjectId).where('deleted', '=', 0).executeTakeFirst();
+        if (!subject) throw new BadRequestError(`No subject ${update.subjectId} in this server`, 'body.subjectId');
+        fields.subject_id = update.subjectId;
+      }
+      if (update.authorId !== undefined) {
+        fields.author_id = update.authorId;
+        await repo.addMember(trx, ticketId, update.authorId);
+      }
+      if (update.assigneeId !== undefined) fields.assignee_id = update.assigneeId;
+      if (update.closure === null) {
+        Object.assign(fields, { state: 'PendingStaff', closed_at: null, closed_by: null, close_reason: null, close_force: null });
+      } else if (update.closure) {
+        if (row.state === 'Closed') throw new BadRequestError('The ticket is already closed', 'body.closure');
+        Object.assign(fields, {
+          state: 'Closed',
+          closed_at: now(),
+          closed_by: update.closure.closedBy,
+          close_reason: update.closure.reason,
+          close_force: toFlag(update.closure.force),
+        });
+      }
+      fields.last_activity_at = now();
+      await repo.updateTicket(trx, ticketId, fields);
+    });
+    return this.get(serverId, ticketId);
+  }
+
+  async delete(serverId: string, ticketId: string): Promise<void> {
+    await this.ticketIn(serverId, ticketId);
+    await this.db.transaction().execute((trx) => repo.deleteTicket(trx, ticketId));
+  }
+
+  async addMember(serverId: string, ticketId: string, userId: string): Promise<void> {
+    await this.ticketIn(serverId, ticketId);
+    await repo.addMember(this.db, ticketId, userId);
+  }
+
+  async removeMember(serverId: string, ticketId: string, userId: string): Promise<void> {
+    const row = await this.ticketIn(serverId, ticketId);
+    if (row.author_id === userId) throw new BadRequestError('The author of a ticket cannot be removed from it', 'body.userId');
+    if (!(await repo.removeMember(this.db, ticketId, userId))) throw new NotFoundError('That user is not a member of this ticket');
+  }
+
+  // --- Messages -------------------------------------------------------------------------------
+
+  async addMessage(caller: Caller | null, serverId: string, ticketId: string, request: CreateTicketMessageRequest): Promise<TicketMessage> {
+    if (request.ticketId && request.ticketId !== ticketId) throw new BadRequestError('ticketId in the body must match the ticket in the path', 'body.ticketId');
+    const authorId = caller?.kind === 'user' ? caller.userId : request.authorId;
+    if (!authorId) throw new BadRequestError('authorId is required for bot and API-key callers', 'body.authorId');
+    const id = randomUUID();
+    const at = now();
+    await this.db.transaction().execute(async (trx) => {
+      const row = await repo.findTicket(trx, ticketId, serverId);
+      if (!row) throw new NotFoundError(`No ticket ${ticketId} in this server`);
+      if (request.externalId) {
+        const seen = await trx.selectFrom('ticket_messages').select('id').where('ticket_id', '=', ticketId).where('external_id', '=', request.externalId).executeTakeFirst();
+        if (seen) throw new BadRequestError(`Message ${request.externalId} was already recorded`, 'body.externalId');
+      }
+      await repo.insertMessage(trx, {
+        id,
+        ticket_id: ticketId,
+        server_id: serverId,
+        external_id: request.externalId ?? null,
+        author_id: authorId,
+        message_type: request.messageType,
+        body: toJson(request.message),
+        history: toJson([]),
+        modified: 0,
+        deleted: 0,
+        deleted_at: null,
+        created_at: at,
+      });
+      await repo.putSearchDoc(trx, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
+      await repo.updateTicket(trx, ticketId, { state: stateAfterMessage(row.state as TicketState, request.messageType), last_activity_at: at });
+    });
+    const message = await repo.findMessage(this.db, ticketId, id);
+    return this.toMessage(message!, []);
+  }
+
+  async editMessage(serverId: string, ticketId: string, messageId: string, request: UpdateTicketMessageRequest): Promise<TicketMessage> {
+    if (request.ticketId && request.ticketId !== ticketId) throw new BadRequestError('ticketId in the body must match the ticket in the path', 'body.ticketId');
+    if (request.messageId && request.messageId !== messageId) throw new BadRequestError('messageId in the body must match the message in the path', 'body.messageId');
+    await this.db.transaction().execute(async (trx) => {
+      await this.requireTicket(trx, serverId, ticketId);
+      const row = await repo.findMessage(trx, ticketId, messageId);
+      if (!row || row.deleted === 1) throw new NotFoundError(`No message ${messageId} in this ticket`);
+      const body = fromJson<MessageBody>(row.body);
+      const history = [...fromJson<Revision[]>(row.history), { content: body.content, embeds: body.embeds, editedAt: now() }];
+      await repo.updateMessage(trx, messageId, { body: toJson({ ...body, ...request.message }), history: toJson(history), modified: 1 });
+      await repo.putSearchDoc(trx, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: messageId, body: request.message.content });
+    });
+    return this.messageWithReactions(ticketId, messageId);
+  }
+
+  /** Deleting keeps the message, flagged, so the ticket's history stays whole. */
+  async deleteMessage(serverId: string, ticketId: string, messageId: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await this.requireTicket(trx, serverId, ticketId);
+      const row = await repo.findMessage(trx, ticketId, messageId);
+      if (!row || row.deleted === 1) throw new NotFoundError(`No message ${messageId} in this ticket`);
+      await repo.updateMessage(trx, messageId, { deleted: 1, deleted_at: now() });
+      await repo.removeSearchDoc(trx, ticketId, 'message', messageId);
+    });
+  }
+
+  private async requireTicket(db: Kysely<DB> | Transaction<DB>, serverId: string, ticketId: string) {
+    const row = await repo.findTicket(db, ticketId, serverId);
+    if (!row) throw new NotFoundError(`No ticket ${ticketId} in this server`);
+    return row;
+  }
+
+  private async messageWithReactions(ticketId: string, messageId: string): Promise<TicketMessage> {
+    const row = await repo.findMessage(this.db, ticketId, messageId);
+    if (!row) throw new NotFoundError(`No message ${messageId} in this ticket`);
+    return this.toMessage(row, (await this.reactionsBy([messageId])).get(messageId) ?? []);
+  }
+
+  async addReaction(serverId: string, ticketId: string, messageId: string, request: AddReactionRequest): Promise<Reaction[]> {
+    await this.ticketIn(serverId, ticketId);
+    if (request.messageId && request.messageId !== messageId) throw new BadRequestError('messageId in the body must match the message in the path', 'body.messageId');
+    const message = await repo.findMessage(this.db, ticketId, messageId);
+    if (!message) throw new NotFoundError(`No message ${messageId} in this ticket`);
+    await repo.addReaction(this.db, { message_id: messageId, emoji_key: emojiKey(request.emoji), emoji: request.emoji, user_id: request.reactorId });
+    return (await this.reactionsBy([messageId])).get(messageId) ?? [];
+  }
+
+  async removeReaction(serverId: string, ticketId: string, messageId: string, request: RemoveReactionRequest): Promise<Reaction[]> {
+    await this.ticketIn(serverId, ticketId);
+    if (request.messageId && request.messageId !== messageId) throw new BadRequestError('messageId in the body must match the message in the path', 'body.messageId');
+    const message = await repo.findMessage(this.db, ticketId, messageId);
+    if (!message) throw new NotFoundError(`No message ${messageId} in this ticket`);
+    if (request.deleteAll) await repo.removeReactions(this.db, messageId, {});
+    else if (request.clearEmoji) await repo.removeReactions(this.db, messageId, { emojiKey: emojiKey(request.emoji!) });
+    else await repo.removeReactions(this.db, messageId, { emojiKey: emojiKey(request.emoji!), userId: request.reactorId! });
+    return (await this.reactionsBy([messageId])).get(messageId) ?? [];
+  }
+
+  // --- Personal tickets -----------------------------------------------------------------------
+
+  private userOf(caller: Caller | null): string {
+    if (caller?.kind !== 'user') throw new ForbiddenError('Only signed-in users have personal tickets');
+    return caller.userId;
+  }
+
+  async personal(caller: Caller | null, query: TicketListQuery): Promise<PagedResult<TicketListItem>> {
+    const { rows, total } = await repo.pageTickets(this.db, this.engine, { userId: this.userOf(caller) }, query, null);
+    return pageOf(await this.listItems(rows, null), query.Page, query.Amount, total);
+  }
+
+  async personalSearch(caller: Caller | null, query: TicketListQuery, text: string): Promise<PagedResult<TicketListItem>> {
+    const terms = searchTerms(text);
+    if (terms.length === 0) throw new BadRequestError('Search text needs at least one letter or digit', 'body.text');
+    const { rows, total } = await repo.pageTickets(this.db, this.engine, { userId: this.userOf(caller) }, query, terms);
+    return pageOf(await this.listItems(rows, terms), query.Page, query.Amount, total);
+  }
+
+  async personalTicket(caller: Caller | null, ticketId: string): Promise<Ticket> {
+    return this.fullTicket(await this.ownTicket(caller, ticketId));
+  }
+
+  async personalServers(caller: Caller | null, page: number, amount: number): Promise<PagedResult<TicketServer>> {
+    const { rows, total } = await repo.personalServers(this.db, this.userOf(caller), (page - 1) * amount, amount);
+    return pageOf(rows.map((r) => ({ serverId: r.id, name: r.name, iconUrl: this.platform.iconUrl(r.id, r.icon) })), page, amount, total);
+  }
+
+  async personalSubjects(caller: Caller | null, serverId: string, page: number, amount: number): Promise<PagedResult<TicketSubject>> {
+    const { rows, total } = await repo.personalSubjects(this.db, this.userOf(caller), serverId, (page - 1) * amount, amount);
+    return pageOf(rows.map((r) => ({ subjectId: r.id, name: r.name })), page, amount, total);
+  }
+
+  // --- Subjects -------------------------------------------------------------------------------
+
+  async supportSubjects(serverId: string, page: number, amount: number): Promise<PagedResult<SubjectShort>> {
+    const base = this.db.selectFrom('subjects').where('server_id', '=', serverId).where('deleted', '=', 0);
+    const [rows, total] = await Promise.all([
+      base.select(['id', 'name']).orderBy('position').offset((page - 1) * amount).limit(amount).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return pageOf(rows.map((r) => ({ subjectId: r.id, serverId, name: r.name, deleted: false })), page, amount, Number(total.n));
+  }
+
+  async subjectCount(subjectId: string): Promise<SubjectTicketCount> {
+    return { subjectId, ...(await repo.subjectCounts(this.db, subjectId)) };
+  }
+}

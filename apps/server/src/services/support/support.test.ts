@@ -1,0 +1,175 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import type { ErrorBody, PagedResult, Reaction, Subject, Ticket, TicketListItem, TicketMessage } from '@ticket/contracts';
+import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, startTestSandbox, type Sandbox, type TestContext } from '../../test/harness';
+import { GUILDS, USERS } from '../../test/demo-world';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const server = GUILDS.pixelForge;
+const base = `/api/support/servers/${server}`;
+
+describe.each(engines)('Ticket API on %s', (engine) => {
+  let ctx: TestContext;
+  let owner: string;
+  let member: string;
+  let billing: Subject;
+  beforeEach(async () => {
+    await resetSandbox(sandbox);
+    ctx = await createTestApp(sandbox, engine);
+    owner = (await signIn(ctx, USERS.alice)).token;
+    member = (await signIn(ctx, USERS.eli)).token;
+    billing = (await ctx.built.app.inject({ method: 'POST', url: `/api/settings/servers/${server}/subjects`, headers: bearer(owner), payload: { name: 'Billing' } })).json<Subject>();
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  const as = (token: string, method: InjectOptions['method'], url: string, payload?: unknown) =>
+    ctx.built.app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
+  const open = async (name: string, authorId: string = USERS.eli, answers: { questionId: string; question: string; answer: string }[] = []) => {
+    const response = await as(ADMIN_KEY, 'POST', `${base}/tickets`, { ticketName: name, subjectId: billing.subjectId, authorId, templateAnswers: answers });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<Ticket>();
+  };
+  const say = async (ticketId: string, content: string, messageType: 'User' | 'Staff' | 'System', authorId: string) => {
+    const response = await as(ADMIN_KEY, 'POST', `${base}/tickets/${ticketId}/messages`, { message: { content }, messageType, authorId });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<TicketMessage>();
+  };
+
+  it('opens tickets with running numbers, waiting for staff, with the author as member', async () => {
+    const first = await open('ticket-1', USERS.eli, [{ questionId: 'q1', question: 'Order number?', answer: 'A-42' }]);
+    const second = await open('ticket-2');
+    expect([first.number, second.number]).toEqual([1, 2]);
+    expect(first).toMatchObject({ state: 'PendingStaff', author: USERS.eli, subject: { subjectId: billing.subjectId, name: 'Billing' }, server: { serverId: server, name: 'Pixel Forge' }, closed: null, assignee: null });
+    expect(first.templateAnswers).toEqual([{ questionId: 'q1', question: 'Order number?', answer: 'A-42' }]);
+    expect(first.users.map((u) => u.id)).toContain(USERS.eli);
+    const missing = await as(ADMIN_KEY, 'POST', `${base}/tickets`, { ticketName: 'x', subjectId: 'nope', authorId: USERS.eli });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('follows who spoke last: user → waiting for staff, staff → waiting for user; system changes nothing', async () => {
+    const ticket = await open('ticket-1');
+    await say(ticket.ticketId, 'Hello, I was charged twice', 'User', USERS.eli);
+    expect((await as(owner, 'GET', `${base}/tickets/${ticket.ticketId}`)).json<Ticket>().state).toBe('PendingStaff');
+    await say(ticket.ticketId, 'Looking into it', 'Staff', USERS.alice);
+    expect((await as(owner, 'GET', `${base}/tickets/${ticket.ticketId}`)).json<Ticket>().state).toBe('PendingUser');
+    await say(ticket.ticketId, 'Ticket claimed', 'System', '1100000000000000001');
+    const read = (await as(owner, 'GET', `${base}/tickets/${ticket.ticketId}`)).json<Ticket>();
+    expect(read.state).toBe('PendingUser');
+    expect(read.messages.map((m) => m.message.content)).toEqual(['Hello, I was charged twice', 'Looking into it', 'Ticket claimed']);
+  });
+
+  it('claims, closes with a reason and reopens', async () => {
+    const ticket = await open('ticket-1');
+    const claimed = (await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, { assigneeId: USERS.alice })).json<Ticket>();
+    expect(claimed.assignee).toBe(USERS.alice);
+    const closed = (await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, { closure: { closedBy: USERS.alice, reason: 'Refunded', force: false } })).json<Ticket>();
+    expect(closed.state).toBe('Closed');
+    expect(closed.closed).toMatchObject({ closedBy: USERS.alice, reason: 'Refunded', force: false });
+    expect((await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, { closure: { closedBy: USERS.alice, reason: null, force: true } })).statusCode).toBe(400);
+    const reopened = (await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, { closure: null })).json<Ticket>();
+    expect(reopened).toMatchObject({ state: 'PendingStaff', closed: null });
+    expect((await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, {})).json<ErrorBody>().message).toMatch(/Nothing to update/);
+  });
+
+  it('keeps edit history and deleted flags of messages, and counts reactions', async () => {
+    const ticket = await open('ticket-1');
+    const message = await say(ticket.ticketId, 'first words', 'User', USERS.eli);
+    const edited = await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}/messages/${message.messageId}`, { message: { content: 'better words' } });
+    expect(edited.json<TicketMessage>()).toMatchObject({ modified: true, message: { content: 'better words' }, history: [{ content: 'first words' }] });
+    const smile = { id: null, name: '😀' };
+    await as(owner, 'POST', `${base}/tickets/${ticket.ticketId}/messages/${message.messageId}/reactions`, { reactorId: USERS.alice, emoji: smile });
+    const twice = await as(owner, 'POST', `${base}/tickets/${ticket.ticketId}/messages/${message.messageId}/reactions`, { reactorId: USERS.eli, emoji: smile });
+    expect(twice.json<Reaction[]>()).toEqual([{ emoji: smile, count: 2 }]);
+    const fewer = await as(owner, 'DELETE', `${base}/tickets/${ticket.ticketId}/messages/${message.messageId}/reactions`, { reactorId: USERS.eli, emoji: smile });
+    expect(fewer.json<Reaction[]>()).toEqual([{ emoji: smile, count: 1 }]);
+    const none = await as(owner, 'DELETE', `${base}/tickets/${ticket.ticketId}/messages/${message.messageId}/reactions`, { deleteAll: true });
+    expect(none.json<Reaction[]>()).toEqual([]);
+    expect((await as(owner, 'DELETE', `${base}/tickets/${ticket.ticketId}/messages/${message.messageId}`)).statusCode).toBe(204);
+    const read = (await as(owner, 'GET', `${base}/tickets/${ticket.ticketId}`)).json<Ticket>();
+    expect(read.messages[0]).toMatchObject({ deleted: true, message: { content: 'better words' } });
+    expect(read.messages[0]!.deletedAt).toBeTruthy();
+  });
+
+  it('lists with filters and paging, newest activity first, with last message and attendees', async () => {
+    const a = await open('ticket-a');
+    const b = await open('ticket-b', USERS.dana);
+    await say(a.ticketId, 'hello there', 'Staff', USERS.alice);
+    const page = (await as(owner, 'GET', `${base}/tickets?Amount=1&Page=1`)).json<PagedResult<TicketListItem>>();
+    expect(page).toMatchObject({ page: 1, maxPage: 2 });
+    expect(page.elements[0]).toMatchObject({ ticketId: a.ticketId, lastMessage: { content: 'hello there' }, attendees: [USERS.alice] });
+    const byAuthor = (await as(owner, 'GET', `${base}/tickets?Author=${USERS.dana}`)).json<PagedResult<TicketListItem>>();
+    expect(byAuthor.elements.map((t) => t.ticketId)).toEqual([b.ticketId]);
+    await as(owner, 'PUT', `${base}/tickets/${b.ticketId}`, { closure: { closedBy: USERS.alice, reason: null, force: true } });
+    const active = (await as(owner, 'GET', `${base}/tickets?Active=true`)).json<PagedResult<TicketListItem>>();
+    expect(active.elements.map((t) => t.ticketId)).toEqual([a.ticketId]);
+    const closedBy = (await as(owner, 'GET', `${base}/tickets?ClosedBy=${USERS.alice}`)).json<PagedResult<TicketListItem>>();
+    expect(closedBy.elements.map((t) => t.ticketId)).toEqual([b.ticketId]);
+    expect((await as(owner, 'GET', `${base}/tickets?Amount=0`)).json<ErrorBody>().field).toBe('querystring.Amount');
+  });
+
+  it('finds tickets by a word of a message, a form answer or the name, with highlights', async () => {
+    const a = await open('refund-request', USERS.eli, [{ questionId: 'q1', question: 'Order?', answer: 'Order Zebra-77' }]);
+    const b = await open('login-problem');
+    await say(b.ticketId, 'I cannot log in since the Update yesterday', 'User', USERS.eli);
+    const search = async (text: string) => (await as(owner, 'POST', `${base}/search`, { text })).json<PagedResult<TicketListItem>>();
+    const byMessage = await search('update');
+    expect(byMessage.elements.map((t) => t.ticketId)).toEqual([b.ticketId]);
+    const mark = byMessage.elements[0]!.highlights[0]!;
+    expect(mark.field).toBe('message');
+    expect(mark.text.slice(mark.matches[0]!.start, mark.matches[0]!.start + mark.matches[0]!.length)).toBe('Update');
+    expect((await search('zebra')).elements.map((t) => t.ticketId)).toEqual([a.ticketId]);
+    expect((await search('refund')).elements[0]!.highlights[0]!.field).toBe('name');
+    expect((await search('log yesterday')).elements.map((t) => t.ticketId)).toEqual([b.ticketId]);
+    expect((await search('nothing-like-this')).elements).toEqual([]);
+    expect((await as(owner, 'POST', `${base}/search`, { text: '!!' })).statusCode).toBe(400);
+    // A deleted message is no longer found.
+    const message = (await as(owner, 'GET', `${base}/tickets/${b.ticketId}`)).json<Ticket>().messages[0]!;
+    await as(owner, 'DELETE', `${base}/tickets/${b.ticketId}/messages/${message.messageId}`);
+    expect((await search('update')).elements).toEqual([]);
+  });
+
+  it('shows members their own tickets only, and staff only their servers', async () => {
+    const mine = await open('eli-ticket', USERS.eli);
+    const other = await open('dana-ticket', USERS.dana);
+    const personal = (await as(member, 'GET', '/api/support/personal/tickets')).json<PagedResult<TicketListItem>>();
+    expect(personal.elements.map((t) => t.ticketId)).toEqual([mine.ticketId]);
+    expect((await as(member, 'GET', `/api/support/personal/tickets/${mine.ticketId}`)).statusCode).toBe(200);
+    expect((await as(member, 'GET', `/api/support/personal/tickets/${other.ticketId}`)).statusCode).toBe(404);
+    // Added as a member, the ticket becomes theirs to see.
+    await as(owner, 'POST', `${base}/tickets/${other.ticketId}/member`, { userId: USERS.eli });
+    expect((await as(member, 'GET', `/api/support/personal/tickets/${other.ticketId}`)).json<Ticket>().members).toContain(USERS.eli);
+    const servers = (await as(member, 'GET', '/api/support/personal/tickets/servers')).json();
+    expect(servers.elements).toEqual([expect.objectContaining({ serverId: server, name: 'Pixel Forge' })]);
+    const subjects = (await as(member, 'GET', `/api/support/personal/tickets/subjects/${server}`)).json();
+    expect(subjects.elements).toEqual([{ subjectId: billing.subjectId, name: 'Billing' }]);
+    const found = (await as(member, 'POST', '/api/support/personal/tickets/search', { text: 'dana' })).json<PagedResult<TicketListItem>>();
+    expect(found.elements.map((t) => t.ticketId)).toEqual([other.ticketId]);
+    // Members cannot use the server lists; another server's staff cannot either.
+    expect((await as(member, 'GET', `${base}/tickets`)).statusCode).toBe(403);
+    const chen = (await signIn(ctx, USERS.chen)).token;
+    expect((await as(chen, 'GET', `${base}/tickets/${mine.ticketId}`)).statusCode).toBe(403);
+    expect((await as(chen, 'GET', `/api/support/servers/${GUILDS.studyHall}/tickets/${mine.ticketId}`)).statusCode).toBe(404);
+  });
+
+  it('deletes a ticket for admins, and answers subject counts and support subjects', async () => {
+    const ticket = await open('ticket-1');
+    await open('ticket-2');
+    await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, { closure: { closedBy: USERS.alice, reason: null, force: true } });
+    const counts = (await as(ADMIN_KEY, 'GET', `/api/support/admin/subject-count/${billing.subjectId}`)).json();
+    expect(counts).toEqual({ subjectId: billing.subjectId, total: 2, active: 1 });
+    expect((await as(owner, 'GET', `/api/support/admin/subject-count/${billing.subjectId}`)).statusCode).toBe(403);
+    const subjects = (await as(owner, 'GET', `${base}/subjects`)).json();
+    expect(subjects).toMatchObject({ page: 1, maxPage: 1, elements: [{ subjectId: billing.subjectId, name: 'Billing' }] });
+    expect((await as(owner, 'DELETE', `${base}/tickets/${ticket.ticketId}`)).statusCode).toBe(204);
+    expect((await as(owner, 'GET', `${base}/tickets/${ticket.ticketId}`)).statusCode).toBe(404);
+  });
+});
