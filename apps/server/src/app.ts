@@ -28,6 +28,7 @@ import { PanelService } from './services/settings/panel-service';
 import { SettingsService } from './services/settings/service';
 import { supportRoutes } from './services/support/routes';
 import { SupportService } from './services/support/service';
+import { TicketStats } from './services/support/stats';
 
 export interface BuildOptions {
   /** An already open database (tests pass a fresh one); otherwise config.databaseUrl is opened. */
@@ -68,6 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     settings: new SettingsService(database.db),
     panels: new PanelService(database.db, platform),
     support: new SupportService(database.db, database.engine, platform),
+    stats: new TicketStats(database.db, platform),
   };
 
   const app = Fastify({

@@ -9,6 +9,7 @@ import type { ServerDataService } from './server/service';
 import type { PanelService } from './settings/panel-service';
 import type { SettingsService } from './settings/service';
 import type { SupportService } from './support/service';
+import type { TicketStats } from './support/stats';
 
 export interface Services {
   auth: AuthService;
@@ -16,6 +17,7 @@ export interface Services {
   settings: SettingsService;
   panels: PanelService;
   support: SupportService;
+  stats: TicketStats;
 }
 
 /** Everything a service's routes need, built once per app. */

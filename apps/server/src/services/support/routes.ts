@@ -3,7 +3,7 @@ import { routesFor } from '../../http/route';
 import type { ServiceContext } from '../context';
 
 export async function supportRoutes({ app, services, resolver }: ServiceContext): Promise<void> {
-  const { support } = services;
+  const { support, stats } = services;
   const call = routesFor(app, 'support', supportCalls, resolver);
   const staff = { server: 'staff', apiKey: true } as const;
 
@@ -22,6 +22,13 @@ export async function supportRoutes({ app, services, resolver }: ServiceContext)
   call('removeReaction', staff, ({ params, body }) => support.removeReaction(params.serverId, params.ticketId, params.messageId, body));
   call('getSupportSubjects', staff, ({ params, query }) => support.supportSubjects(params.serverId, query.Page, query.Amount));
   call('getSubjectTicketCount', 'operator', ({ params }) => support.subjectCount(params.subjectId));
+
+  call('getDailyTicketStats', staff, ({ params, query }) => stats.dailyTickets(params.serverId, query.startDate, query.endDate));
+  call('getDailyMessageStats', staff, ({ params, query }) => stats.dailyMessages(params.serverId, query.startDate, query.endDate));
+  call('getDailyResponseTimeStats', staff, ({ params, query }) => stats.dailyResponseTime(params.serverId, query.startDate, query.endDate));
+  call('getTopSimpleStats', staff, ({ params }) => stats.simple(params.serverId));
+  call('getTopSubjects', staff, ({ params, query }) => stats.topSubjects(params.serverId, query.Page, query.Amount, query.startDate, query.endDate));
+  call('getTopSupporters', staff, ({ params, query }) => stats.topSupporters(params.serverId, query.Page, query.Amount, query.startDate, query.endDate));
 
   call('getPersonalTickets', 'signedIn', ({ query }, request) => support.personal(request.caller, query));
   call('searchPersonalTickets', 'signedIn', ({ query, body }, request) => support.personalSearch(request.caller, query, body.text));

@@ -172,4 +172,30 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     expect((await as(owner, 'DELETE', `${base}/tickets/${ticket.ticketId}`)).statusCode).toBe(204);
     expect((await as(owner, 'GET', `${base}/tickets/${ticket.ticketId}`)).statusCode).toBe(404);
   });
+
+  it('answers statistics: daily counts with no gaps, response time, totals and rankings', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const a = await open('ticket-a');
+    const b = await open('ticket-b');
+    await say(a.ticketId, 'help', 'User', USERS.eli);
+    await say(a.ticketId, 'on it', 'Staff', USERS.alice);
+    await say(b.ticketId, 'also on it', 'Staff', USERS.alice);
+    await as(owner, 'PUT', `${base}/tickets/${b.ticketId}`, { closure: { closedBy: USERS.alice, reason: null, force: true } });
+    const range = `startDate=${yesterday}&endDate=${today}`;
+    expect((await as(owner, 'GET', `${base}/stats/daily/tickets?${range}`)).json()).toEqual([
+      { date: yesterday, count: 0 },
+      { date: today, count: 2 },
+    ]);
+    expect((await as(owner, 'GET', `${base}/stats/daily/messages?${range}`)).json()[1]).toEqual({ date: today, count: 3 });
+    const response = (await as(owner, 'GET', `${base}/stats/daily/response-time?${range}`)).json();
+    expect(response[1].count).toBeGreaterThanOrEqual(0);
+    expect((await as(owner, 'GET', `${base}/stats/top/simple`)).json()).toEqual({ activeTickets: 1, totalTickets: 2, totalMessages: 3 });
+    expect((await as(owner, 'GET', `${base}/stats/top/subjects`)).json().elements).toEqual([{ subjectId: billing.subjectId, serverId: server, name: 'Billing', amount: 2 }]);
+    const supporters = (await as(owner, 'GET', `${base}/stats/top/supporters`)).json();
+    expect(supporters.elements).toEqual([expect.objectContaining({ id: USERS.alice, name: 'Alice Anders', amount: 2 })]);
+    const backwards = await as(owner, 'GET', `${base}/stats/daily/tickets?startDate=${today}&endDate=${yesterday}`);
+    expect(backwards.json<ErrorBody>()).toMatchObject({ field: 'querystring.endDate', message: 'querystring.endDate: endDate must not be before startDate' });
+    expect((await as(member, 'GET', `${base}/stats/top/simple`)).statusCode).toBe(403);
+  });
 });
