@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { attachmentJson } from './cdn.ts';
 import { mintGrant, tokenResponse } from './oauth.ts';
 import { describeUser, standingIn } from './personas.ts';
 import { toGuildMember } from './serializers.ts';
@@ -228,6 +229,21 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
     const scopes = typeof rawScopes === 'string' ? rawScopes.split(/\s+/).filter(Boolean) : rawScopes;
     if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string')) return bad(reply, 400, 'scopes must be a string or string array');
     return tokenResponse(mintGrant(state, userId, scopes as string[]));
+  });
+
+  // Puts bytes on the CDN as if a member had attached them to a message in the channel.
+  app.post<{ Body: Body | undefined }>(`${p}/attachments`, { bodyLimit: 64 * 1024 * 1024 }, async (request, reply) => {
+    const body = request.body ?? {};
+    const { channelId, filename, data } = body;
+    const contentType = body.contentType ?? 'application/octet-stream';
+    if (typeof channelId !== 'string' || !/^\d{1,20}$/.test(channelId)) return bad(reply, 400, 'channelId must be a snowflake string');
+    const plainName = typeof filename === 'string' && filename.length > 0 && filename.length <= 255 && ![...filename].some((c) => c === '/' || c === '\\' || c.charCodeAt(0) < 0x20);
+    if (!plainName) return bad(reply, 400, 'filename must be a plain file name');
+    if (typeof contentType !== 'string') return bad(reply, 400, 'contentType must be a string');
+    if (typeof data !== 'string') return bad(reply, 400, 'data must be the bytes in base64');
+    const attachment = { id: state.nextId(), channelId, filename, contentType, data: Buffer.from(data, 'base64') };
+    state.attachments.set(attachment.id, attachment);
+    return reply.code(201).send({ attachment: attachmentJson(state, `${request.protocol}://${request.host}`, attachment) });
   });
 
   app.post<{ Body: Body | undefined }>(`${p}/clock`, async (request, reply) => {

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import formbody from '@fastify/formbody';
 import { identifyCaller } from './api-auth.ts';
 import { registerChannelRoutes } from './api-channels.ts';
+import { registerCdnRoutes } from './cdn.ts';
 import { registerGuildRoutes } from './api-guilds.ts';
 import { registerUserRoutes } from './api-users.ts';
 import { CONTROL_PREFIX, registerControlRoutes } from './control.ts';
@@ -20,7 +21,7 @@ import type { AuthKind, Fault, FaultStatus } from './state.ts';
 export { loadDemoFixtures, validateFixtures } from './fixtures.ts';
 export type { Fixtures, FixtureApplication, FixtureChannel, FixtureGuild, FixtureMember, FixtureUser } from './fixtures.ts';
 export { SandboxState } from './state.ts';
-export type { Fault, FaultStatus, RequestLogEntry, StoredMessage } from './state.ts';
+export type { Fault, FaultStatus, RequestLogEntry, StoredAttachment, StoredMessage } from './state.ts';
 export { CONTROL_PREFIX } from './control.ts';
 export { DISCORD_EPOCH, snowflakeTime } from './snowflake.ts';
 
@@ -167,6 +168,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     return reply.code(404).send(notFound().toJSON());
   });
 
+  registerCdnRoutes(app, state);
   registerPages(app, state);
   registerOAuthRoutes(app, state);
   registerControlRoutes(app, state);

@@ -33,7 +33,7 @@ export function registerPages(app: FastifyInstance, state: SandboxState): void {
         </tbody>
       </table>
       <h2>Test controls</h2>
-      <p class="muted">Not part of the platform: <code>GET /_sandbox/state</code>, <code>POST /_sandbox/reset</code>, <code>POST|GET|DELETE /_sandbox/faults</code>, <code>GET /_sandbox/messages</code>, <code>GET|DELETE /_sandbox/requests</code>, <code>POST|PATCH|DELETE /_sandbox/guilds/:id/members/:userId</code>, <code>POST /_sandbox/guilds/:id/bot</code>, <code>POST /_sandbox/tokens</code>, <code>POST /_sandbox/clock</code>.</p>`;
+      <p class="muted">Not part of the platform: <code>GET /_sandbox/state</code>, <code>POST /_sandbox/reset</code>, <code>POST|GET|DELETE /_sandbox/faults</code>, <code>GET /_sandbox/messages</code>, <code>GET|DELETE /_sandbox/requests</code>, <code>POST|PATCH|DELETE /_sandbox/guilds/:id/members/:userId</code>, <code>POST /_sandbox/guilds/:id/bot</code>, <code>POST /_sandbox/tokens</code>, <code>POST /_sandbox/clock</code>, <code>POST /_sandbox/attachments</code> (bytes served at <code>/cdn/attachments/…</code>).</p>`;
     return reply.header('content-type', 'text/html; charset=utf-8').send(page('Chat platform sandbox', body, { wide: true }));
   });
 

@@ -59,6 +59,15 @@ export interface StoredMessage {
   revisions: MessageRevision[];
 }
 
+/** Bytes a test put on the CDN as a message attachment (POST /_sandbox/attachments). */
+export interface StoredAttachment {
+  id: string;
+  channelId: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
 export type FaultStatus = 429 | 500 | 502 | 503;
 
 export interface Fault {
@@ -114,6 +123,8 @@ export class SandboxState {
   /** userId:clientId → approved scopes, for prompt=none. */
   approvals = new Map<string, Set<string>>();
   messages = new Map<string, StoredMessage>();
+  /** By attachment id. */
+  attachments = new Map<string, StoredAttachment>();
   faults: Fault[] = [];
   requests: RequestLogEntry[] = [];
   private faultSeq = 0;
@@ -159,6 +170,7 @@ export class SandboxState {
     this.grantsByRefreshToken.clear();
     this.approvals.clear();
     this.messages.clear();
+    this.attachments.clear();
     this.faults = [];
     this.requests = [];
     this.clockOffsetMs = 0;

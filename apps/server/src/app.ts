@@ -17,9 +17,12 @@ import { bearerToken, type AuthResolver } from './http/route';
 import { createLoader, createMemoryCache, createRedisCache, type Cache } from './platform/cache';
 import { hashSecret } from './platform/crypto';
 import { PlatformClient } from './platform/discord';
+import { createFileStorage } from './platform/file-storage';
 import { authenticationRoutes } from './services/authentication/routes';
 import { AuthService } from './services/authentication/service';
 import type { ServiceContext, Services } from './services/context';
+import { filesRoutes } from './services/files/routes';
+import { FilesService } from './services/files/service';
 import { healthRoutes } from './services/health';
 import { serverDataRoutes } from './services/server/routes';
 import { ServerDataService } from './services/server/service';
@@ -29,6 +32,7 @@ import { SettingsService } from './services/settings/service';
 import { supportRoutes } from './services/support/routes';
 import { SupportService } from './services/support/service';
 import { TicketStats } from './services/support/stats';
+import { InteractionService } from './services/support/interactions';
 
 export interface BuildOptions {
   /** An already open database (tests pass a fresh one); otherwise config.databaseUrl is opened. */
@@ -51,6 +55,7 @@ const SERVICE_ROUTES: Partial<Record<ServiceName, ServiceRoutes>> = {
   server: serverDataRoutes,
   settings: settingsRoutes,
   support: supportRoutes,
+  files: filesRoutes,
 };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -63,13 +68,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resolve: (key) => auth.resolve(key),
     roleOn: (userId, serverId) => auth.roleOn(userId, serverId),
   };
+  const settings = new SettingsService(database.db);
   const services: Services = {
     auth,
     serverData: new ServerDataService(database.db, platform, resolver),
-    settings: new SettingsService(database.db),
+    settings,
     panels: new PanelService(database.db, platform),
     support: new SupportService(database.db, database.engine, platform),
     stats: new TicketStats(database.db, platform),
+    files: new FilesService(database.db, createFileStorage(config), settings, resolver, config),
+    interactions: new InteractionService(database.db),
   };
 
   const app = Fastify({

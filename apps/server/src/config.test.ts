@@ -23,4 +23,28 @@ describe('configuration', () => {
     expect(() => loadConfig({ ENCRYPTION_KEY: key, SERVICES: 'support,tickets' })).toThrow(/unknown service "tickets"/);
     expect(() => loadConfig({ ENCRYPTION_KEY: 'abc' })).toThrow(/32 bytes/);
   });
+
+  it('keeps files under the data dir, up to 25 MiB, of safe types, unless told otherwise', () => {
+    const files = loadConfig({ ENCRYPTION_KEY: key, DATA_DIR: '/srv/dash' }).files;
+    expect(files).toMatchObject({ dir: '/srv/dash/files', maxUploadBytes: 25 * 1024 * 1024, cloneTimeoutMs: 15_000, quotaOverrideBytes: null });
+    expect(files.allowedTypes).toContain('image/png');
+    expect(files.allowedTypes).not.toContain('text/html');
+    const custom = loadConfig({ ENCRYPTION_KEY: key, FILES_DIR: '/mnt/files', MAX_UPLOAD_BYTES: '1048576', FILES_ALLOWED_TYPES: 'image/*, Application/PDF' }).files;
+    expect(custom).toMatchObject({ dir: '/mnt/files', maxUploadBytes: 1048576, allowedTypes: ['image/*', 'application/pdf'] });
+    expect(() => loadConfig({ ENCRYPTION_KEY: key, MAX_UPLOAD_BYTES: '25MB' })).toThrow('MAX_UPLOAD_BYTES must be a non-negative integer, got "25MB"');
+    expect(files.s3).toBeNull();
+  });
+
+  it('keeps files in an S3-compatible bucket when S3_BUCKET is set', () => {
+    const env = { ENCRYPTION_KEY: key, S3_BUCKET: 'files', S3_ENDPOINT: 'http://minio:9000', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret', S3_FORCE_PATH_STYLE: 'true' };
+    expect(loadConfig(env).files.s3).toEqual({ bucket: 'files', endpoint: 'http://minio:9000', region: 'us-east-1', accessKeyId: 'id', secretAccessKey: 'secret', forcePathStyle: true });
+    expect(loadConfig({ ENCRYPTION_KEY: key, S3_BUCKET: 'files', S3_REGION: 'eu-west-1' }).files.s3).toEqual({
+      bucket: 'files',
+      endpoint: null,
+      region: 'eu-west-1',
+      accessKeyId: null,
+      secretAccessKey: null,
+      forcePathStyle: false,
+    });
+  });
 });

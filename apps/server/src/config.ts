@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_NAMES, type ServiceName } from '@ticket/contracts';
+import type { S3Options } from './platform/file-storage';
 
 export interface PlatformConfig {
   clientId: string;
@@ -14,6 +15,41 @@ export interface PlatformConfig {
   authorizeUrl: string;
   cdnUrl: string;
 }
+
+/** Attachments: where they are kept, and what may be stored. */
+export interface FilesConfig {
+  /** Root of the local file storage (FILES_DIR, default <DATA_DIR>/files). */
+  dir: string;
+  /** Largest file an upload or a clone may store (MAX_UPLOAD_BYTES, default 25 MiB). */
+  maxUploadBytes: number;
+  /** Content types that may be stored (FILES_ALLOWED_TYPES, comma-separated; `type/*` allows a whole family). */
+  allowedTypes: string[];
+  /** How long a clone may take to download from the platform's CDN (FILES_CLONE_TIMEOUT_MS). */
+  cloneTimeoutMs: number;
+  /** Storage of every paid plan instead of the plan's own (tests use a small one); null: the plan's. */
+  quotaOverrideBytes: number | null;
+  /** An S3-compatible bucket instead of the local disk (S3_BUCKET and the other S3_* variables); null: local disk. */
+  s3: S3Options | null;
+}
+
+/** What may be stored unless FILES_ALLOWED_TYPES says otherwise: no HTML, SVG or scripts. */
+export const DEFAULT_FILE_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
+  'application/json',
+  'application/zip',
+  'video/mp4',
+  'video/webm',
+  'video/quicktime',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/wav',
+];
 
 export interface Config {
   port: number;
@@ -41,6 +77,7 @@ export interface Config {
   webDir: string | null;
   version: string;
   trustProxy: boolean;
+  files: FilesConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -127,6 +164,23 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webDir: env.WEB_DIR === '' ? null : path.resolve(env.WEB_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     version: env.npm_package_version ?? '0.1.0',
     trustProxy: env.TRUST_PROXY === 'true',
+    files: {
+      dir: path.resolve(env.FILES_DIR ?? path.join(dataDir, 'files')),
+      maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 25 * 1024 * 1024),
+      allowedTypes: env.FILES_ALLOWED_TYPES ? list(env.FILES_ALLOWED_TYPES).map((t) => t.toLowerCase()) : DEFAULT_FILE_TYPES,
+      cloneTimeoutMs: int(env, 'FILES_CLONE_TIMEOUT_MS', 15_000),
+      quotaOverrideBytes: null,
+      s3: env.S3_BUCKET
+        ? {
+            bucket: env.S3_BUCKET,
+            endpoint: env.S3_ENDPOINT || null,
+            region: env.S3_REGION || 'us-east-1',
+            accessKeyId: env.S3_ACCESS_KEY_ID || null,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+          }
+        : null,
+    },
     ...overrides,
   };
   if (!overrides.encryptionKey) config.encryptionKey = encryptionKey(env, config.dataDir, config.demo);

@@ -18,9 +18,15 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   // Expired sessions are refused already; this only keeps the table small.
   const purge = setInterval(() => void built.services.auth.purgeExpiredSessions().catch(() => undefined), 3600_000);
   purge.unref();
+  // Retention is computed from stored timestamps: a sweep missed while the process was down is made up by the next one.
+  const sweepFiles = () => void built.services.files.sweepRetention(new Date()).catch((error: unknown) => built.app.log.warn({ err: error }, 'file sweep failed'));
+  const sweep = config.services.includes('files') ? setInterval(sweepFiles, 600_000) : undefined;
+  sweep?.unref();
+  if (sweep) sweepFiles();
   let closing: Promise<void> | null = null;
   const close = () => {
     clearInterval(purge);
+    clearInterval(sweep);
     return (closing ??= built.close());
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

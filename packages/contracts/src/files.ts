@@ -41,6 +41,15 @@ export const TicketFile = z.object({
 });
 export type TicketFile = z.infer<typeof TicketFile>;
 
+/** The answer of an upload or a clone: the stored file, and what the subject's storage policy did to make it fit. */
+export const UploadedFile = TicketFile.extend({
+  storageExceeded: z
+    .boolean()
+    .describe('True when the file was stored beyond the plan’s storage (policy Inform): the bot should tell the user. Also sent as the X-Storage-Exceeded header'),
+  deletedFileIds: z.array(FileId).describe('Older files deleted to make room (policies DeleteOldestFileSameSubject / DeleteOldestFileGlobal)'),
+});
+export type UploadedFile = z.infer<typeof UploadedFile>;
+
 export const CloneFileRequest = z.object({
   fileName: FileName,
   serverId: Snowflake,
@@ -88,7 +97,7 @@ export const filesCalls = {
     path: '/files/clone',
     summary: 'Store a copy of a file fetched from a URL (bot worker)',
     body: CloneFileRequest,
-    response: TicketFile,
+    response: UploadedFile,
     status: 201,
   }),
   getFile: defineCall({
@@ -112,7 +121,7 @@ export const filesCalls = {
     path: '/files/upload',
     summary: 'Upload a file (multipart part "file"); the subject’s storage policy decides when full',
     query: UploadFileQuery,
-    response: TicketFile,
+    response: UploadedFile,
     status: 201,
     multipart: true,
   }),

@@ -5,6 +5,7 @@ import { initialMigration } from './migrations/0001-initial';
 import { settingsMigration } from './migrations/0002-settings';
 import { panelsMigration } from './migrations/0003-panels';
 import { ticketsMigration } from './migrations/0004-tickets';
+import { filesMigration } from './migrations/0005-files';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -12,6 +13,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0002-settings': settingsMigration,
   '0003-panels': panelsMigration,
   '0004-tickets': ticketsMigration,
+  '0005-files': filesMigration,
 };
 
 export async function migrateToLatest(db: Kysely<DB>, engine: Engine): Promise<void> {

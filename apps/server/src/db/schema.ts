@@ -190,6 +190,29 @@ export interface TicketSearchTable {
   body: string;
 }
 
+export interface FilesTable {
+  id: string;
+  server_id: string;
+  ticket_id: string;
+  /** The subject whose storage the file counts against (and whose retention applies). */
+  subject_id: string;
+  name: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  storage_key: string;
+  width: number | null;
+  height: number | null;
+  blur_hash: string | null;
+  /** The platform attachment the file was cloned from, so messages can find their stored copies. */
+  attachment_id: string | null;
+  uploader_kind: string;
+  uploader_id: string | null;
+  created_at: string;
+  /** Set when the file is deleted; the row goes once its bytes are removed. */
+  deleted_at: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -207,4 +230,5 @@ export interface DB {
   ticket_messages: TicketMessagesTable;
   ticket_reactions: TicketReactionsTable;
   ticket_search: TicketSearchTable;
+  files: FilesTable;
 }

@@ -37,6 +37,8 @@ export interface AuthResolver {
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
+    /** The body exactly as received, where a route needs it (signature checks). */
+    rawBody?: string;
   }
 }
 
@@ -116,6 +118,11 @@ const errorResponses = Object.fromEntries([400, 401, 403, 404, 409, 429, 502].ma
  * Declares the route of one contract call: the path, the validation of params/query/body, the
  * documented answers, and who may call it. Handlers receive validated input only.
  */
+export interface RouteHooks {
+  /** Runs after authentication and before validation, e.g. to check a request signature. */
+  preValidation?: (request: FastifyRequest) => Promise<void>;
+}
+
 export function route<C extends CallDef>(
   app: FastifyInstance,
   tag: string,
@@ -124,6 +131,7 @@ export function route<C extends CallDef>(
   access: Access,
   handler: Handler<C>,
   resolver: AuthResolver,
+  hooks: RouteHooks = {},
 ): void {
   const status = call.status ?? (call.response === null ? 204 : 200);
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -140,6 +148,7 @@ export function route<C extends CallDef>(
       response: { ...(call.response ? { [status]: call.response } : {}), ...errorResponses },
     },
     onRequest: async (request) => authenticate(access, request, resolver),
+    ...(hooks.preValidation ? { preValidation: hooks.preValidation } : {}),
     preHandler: async (request) => authorize(access, request, resolver),
     handler: async (request, reply) => {
       const input = { params: request.params ?? {}, query: request.query ?? {}, body: request.body } as Input<C>;
@@ -152,6 +161,6 @@ export function route<C extends CallDef>(
 
 /** Binds `route` to one service's call record, so a routes file reads as a list of calls and who may make them. */
 export function routesFor<R extends Record<string, CallDef>>(app: FastifyInstance, tag: string, calls: R, resolver: AuthResolver) {
-  return <K extends keyof R & string>(name: K, access: Access, handler: Handler<R[K]>) =>
-    route(app, tag, name, calls[name], access, handler, resolver);
+  return <K extends keyof R & string>(name: K, access: Access, handler: Handler<R[K]>, hooks?: RouteHooks) =>
+    route(app, tag, name, calls[name], access, handler, resolver, hooks);
 }

@@ -5,11 +5,13 @@ import type { AuthResolver } from '../http/route';
 import type { Cache } from '../platform/cache';
 import type { PlatformClient } from '../platform/discord';
 import type { AuthService } from './authentication/service';
+import type { FilesService } from './files/service';
 import type { ServerDataService } from './server/service';
 import type { PanelService } from './settings/panel-service';
 import type { SettingsService } from './settings/service';
 import type { SupportService } from './support/service';
 import type { TicketStats } from './support/stats';
+import type { InteractionService } from './support/interactions';
 
 export interface Services {
   auth: AuthService;
@@ -18,6 +20,8 @@ export interface Services {
   panels: PanelService;
   support: SupportService;
   stats: TicketStats;
+  files: FilesService;
+  interactions: InteractionService;
 }
 
 /** Everything a service's routes need, built once per app. */

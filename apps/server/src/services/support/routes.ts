@@ -1,10 +1,33 @@
 import { supportCalls } from '@ticket/contracts';
+import { BadRequestError, UnauthorizedError } from '../../http/errors';
 import { routesFor } from '../../http/route';
+import { isSignedInteraction } from '../../platform/interaction-signature';
 import type { ServiceContext } from '../context';
 
-export async function supportRoutes({ app, services, resolver }: ServiceContext): Promise<void> {
-  const { support, stats } = services;
+export async function supportRoutes({ app, config, services, resolver }: ServiceContext): Promise<void> {
+  const { support, stats, interactions } = services;
   const call = routesFor(app, 'support', supportCalls, resolver);
+
+  // Interactions are signed over the raw body, so this base keeps it while parsing JSON.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const raw = body as string;
+    request.rawBody = raw;
+    if (raw === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(raw));
+    } catch {
+      done(new BadRequestError('The body is not valid JSON'), undefined);
+    }
+  });
+  call('handleInteraction', 'open', ({ body }) => interactions.handle(body), {
+    preValidation: async (request) => {
+      const signature = request.headers['x-signature-ed25519'];
+      const timestamp = request.headers['x-signature-timestamp'];
+      if (!isSignedInteraction(config.platform.publicKey, signature as string | undefined, timestamp as string | undefined, request.rawBody ?? '')) {
+        throw new UnauthorizedError('invalid request signature');
+      }
+    },
+  });
   const staff = { server: 'staff', apiKey: true } as const;
 
   call('getServerTickets', staff, ({ params, query }) => support.list(params.serverId, query));

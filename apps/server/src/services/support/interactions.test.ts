@@ -1,0 +1,58 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, startTestSandbox, testConfig, type Sandbox, type TestContext } from '../../test/harness';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+const publicKeyHex = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url').toString('hex');
+
+function signed(body: string, timestamp = String(Math.floor(Date.now() / 1000))) {
+  const signature = sign(null, Buffer.from(timestamp + body), privateKey).toString('hex');
+  return { 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp, 'content-type': 'application/json' };
+}
+
+describe('the interactions endpoint POST /discord', () => {
+  let ctx: TestContext;
+  beforeEach(async () => {
+    const base = testConfig(sandbox);
+    ctx = await createTestApp(sandbox, 'sqlite', { platform: { ...base.platform, publicKey: publicKeyHex } });
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+  const post = (body: string, headers: Record<string, string>) => ctx.built.app.inject({ method: 'POST', url: '/api/support/discord', payload: body, headers });
+
+  it('answers a signed PING with PONG', async () => {
+    const body = JSON.stringify({ type: 1, id: '1', application_id: '1100000000000000001' });
+    const response = await post(body, signed(body));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ type: 1 });
+  });
+
+  it('refuses a missing, malformed or wrong signature, and a tampered body, with 401', async () => {
+    const body = JSON.stringify({ type: 1 });
+    expect((await post(body, { 'content-type': 'application/json' })).statusCode).toBe(401);
+    expect((await post(body, { ...signed(body), 'x-signature-ed25519': 'zz' })).statusCode).toBe(401);
+    const other = generateKeyPairSync('ed25519').privateKey;
+    const ts = String(Math.floor(Date.now() / 1000));
+    const forged = sign(null, Buffer.from(ts + body), other).toString('hex');
+    expect((await post(body, { 'x-signature-ed25519': forged, 'x-signature-timestamp': ts, 'content-type': 'application/json' })).statusCode).toBe(401);
+    const headers = signed(body);
+    const tampered = await post(JSON.stringify({ type: 1, extra: true }), headers);
+    expect(tampered.statusCode).toBe(401);
+    expect(tampered.json().message).toBe('invalid request signature');
+  });
+
+  it('tells a member clicking a panel that no longer exists, privately', async () => {
+    const body = JSON.stringify({ type: 3, data: { custom_id: 'panel:gone:subject', component_type: 2 } });
+    const response = await post(body, signed(body));
+    expect(response.json()).toEqual({ type: 4, data: { content: 'This panel no longer exists. Ask the server staff to send it again.', flags: 64 } });
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * `npm run bench [-- --tickets N --messages M --servers S --duration SECONDS]`
+ * Seeds a SQLite database (1,000,000 tickets and 10,000,000 messages with --full), then measures the
+ * ticket list and the full-text search at 16 concurrent clients, and a bare Fastify JSON route in
+ * the same run; prints p50/p99, throughput, the ratio to the bare route and the server's memory.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { loadDemoFixtures } from '../apps/sandbox/src/index';
+import { openDatabase } from '../apps/server/src/db/database';
+import { seed } from './bench/seed';
+
+const { values } = parseArgs({
+  options: {
+    full: { type: 'boolean', default: false },
+    tickets: { type: 'string' },
+    messages: { type: 'string' },
+    servers: { type: 'string' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '16' },
+  },
+});
+const tickets = Number(values.tickets ?? (values.full ? 1_000_000 : 100_000));
+const messagesPerTicket = Number(values.messages ?? 10);
+const servers = Number(values.servers ?? (values.full ? 1000 : 100));
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const ADMIN_KEY = 'bench-operator-key';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'ticket-bench-'));
+const file = path.join(dir, 'bench.db');
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+function start(script: string, env: Record<string, string>): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(here, script), { env: { ...process.env, ...env }, execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    child.once('message', () => resolve(child));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+async function measure(name: string, options: autocannon.Options) {
+  const result = await autocannon({ connections, duration, ...options });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { name, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average };
+}
+
+const t0 = Date.now();
+const database = await openDatabase(`sqlite://${file}`);
+await database.destroy();
+const userIds = loadDemoFixtures().users.map((u) => u.id);
+const { serverIds } = seed({ file, servers, tickets, messagesPerTicket, userIds });
+console.log(`seeded ${tickets.toLocaleString()} tickets, ${(tickets * messagesPerTicket).toLocaleString()} messages over ${servers} servers in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+
+const port = 3900;
+const api = await start('bench/server.ts', { PORT: String(port), SANDBOX_PORT: String(port + 1), DATABASE_URL: `sqlite://${file}`, ADMIN_KEYS: ADMIN_KEY, HOST: '127.0.0.1' });
+const headers = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
+const listUrl = (i: number) => `/api/support/servers/${serverIds[i % serverIds.length]}/tickets?Page=1&Amount=25`;
+try {
+  // Warm the caches the way a running dashboard has them.
+  for (let i = 0; i < Math.min(servers, 50); i++) await fetch(`http://127.0.0.1:${port}${listUrl(i)}`, { headers });
+  const sample = await (await fetch(`http://127.0.0.1:${port}${listUrl(0)}`, { headers })).text();
+  writeFileSync(path.join(dir, 'body.json'), sample);
+  const bare = await start('bench/bare.ts', { PORT: String(port + 2), BODY_FILE: path.join(dir, 'body.json') });
+
+  let n = 0;
+  const list = await measure('list (25 per page)', {
+    url: `http://127.0.0.1:${port}`,
+    requests: [{ method: 'GET', headers, setupRequest: (req) => ({ ...req, path: listUrl(n++) }) }],
+  });
+  const rssAfterList = rssOf(api.pid!);
+  let s = 0;
+  const words = ['refund', 'invoice crash', 'login password', 'premium', 'billing error'];
+  const search = await measure('full-text search', {
+    url: `http://127.0.0.1:${port}`,
+    requests: [
+      {
+        method: 'POST',
+        headers,
+        setupRequest: (req) => ({ ...req, path: `/api/support/servers/${serverIds[s % serverIds.length]}/search?Amount=25`, body: JSON.stringify({ text: words[s++ % words.length] }) }),
+      },
+    ],
+  });
+  const rss = Math.max(rssAfterList, rssOf(api.pid!));
+  const bareResult = await measure('bare Fastify JSON route', { url: `http://127.0.0.1:${port + 2}/bare` });
+  bare.kill();
+
+  console.log(`\nmachine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}; ${connections} connections, ${duration} s each`);
+  console.log('| call | p50 ms | p99 ms | requests/s |');
+  console.log('|---|---|---|---|');
+  for (const r of [list, search, bareResult]) console.log(`| ${r.name} | ${r.p50} | ${r.p99} | ${r.rps.toFixed(0)} |`);
+  console.log(`\nlist throughput / bare route: ${(list.rps / bareResult.rps).toFixed(2)} (budget ≥ 0.5)`);
+  console.log(`list p99 ${list.p99} ms (budget ≤ 25), search p99 ${search.p99} ms (budget ≤ 50)`);
+  console.log(`server resident memory under load: ${rss.toFixed(0)} MB (budget ≤ 250)`);
+} finally {
+  api.kill();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import SQLite from 'better-sqlite3';
+
+const WORDS = ['refund', 'order', 'login', 'password', 'invoice', 'crash', 'update', 'billing', 'account', 'payment', 'error', 'discord', 'role', 'ticket', 'help', 'bug', 'feature', 'server', 'channel', 'premium'];
+
+export interface SeedOptions {
+  file: string;
+  servers: number;
+  tickets: number;
+  messagesPerTicket: number;
+  userIds: string[];
+}
+
+/** Fills a migrated SQLite database with servers, subjects, tickets, messages and their search documents. */
+export function seed({ file, servers, tickets, messagesPerTicket, userIds }: SeedOptions): { serverIds: string[] } {
+  const db = new SQLite(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const at = new Date('2026-01-01T00:00:00Z').getTime();
+  const serverIds = Array.from({ length: servers }, (_, i) => String(1400000000000000000n + BigInt(i)));
+  const subjectOf = new Map<string, string>();
+  const insertServer = db.prepare(`insert into servers (id, name, icon, owner_id, active, plan, created_at, updated_at) values (?, ?, null, null, 1, 'enterprise', ?, ?)`);
+  const insertSubject = db.prepare(
+    `insert into subjects (id, server_id, name, name_key, deleted, active, position, inherits_from, settings, created_at, updated_at) values (?, ?, 'Support', 'support', 0, 1, 0, null, '{}', ?, ?)`,
+  );
+  const insertTicket = db.prepare(
+    `insert into tickets (id, server_id, subject_id, number, name, author_id, assignee_id, state, channel_id, template_answers, created_at, last_activity_at, closed_at, closed_by, close_reason, close_force, deleted)
+     values (?, ?, ?, ?, ?, ?, null, ?, null, '[]', ?, ?, null, null, null, null, 0)`,
+  );
+  const insertMember = db.prepare(`insert into ticket_members (ticket_id, user_id, added_at) values (?, ?, ?)`);
+  const insertMessage = db.prepare(
+    `insert into ticket_messages (id, ticket_id, server_id, external_id, author_id, message_type, body, history, modified, deleted, deleted_at, created_at) values (?, ?, ?, null, ?, ?, ?, '[]', 0, 0, null, ?)`,
+  );
+  const insertDoc = db.prepare(`insert into ticket_search (ticket_id, server_id, kind, ref_id, body) values (?, ?, ?, ?, ?)`);
+
+  db.transaction(() => {
+    const iso = new Date(at).toISOString();
+    for (const id of serverIds) {
+      insertServer.run(id, `Server ${id.slice(-4)}`, iso, iso);
+      const subjectId = randomUUID();
+      subjectOf.set(id, subjectId);
+      insertSubject.run(subjectId, id, iso, iso);
+    }
+  })();
+
+  let word = 0;
+  const sentence = () => {
+    const parts: string[] = [];
+    for (let i = 0; i < 8; i++) parts.push(WORDS[(word = (word * 7 + 3) % WORDS.length)]!);
+    return parts.join(' ');
+  };
+  const batch = 5000;
+  for (let start = 0; start < tickets; start += batch) {
+    db.transaction(() => {
+      for (let t = start; t < Math.min(tickets, start + batch); t++) {
+        const serverId = serverIds[t % servers]!;
+        const id = randomUUID();
+        const author = userIds[t % userIds.length]!;
+        const created = new Date(at + t * 1000).toISOString();
+        const name = `ticket-${Math.floor(t / servers) + 1}`;
+        insertTicket.run(id, serverId, subjectOf.get(serverId)!, Math.floor(t / servers) + 1, name, author, t % 3 === 0 ? 'Closed' : 'PendingStaff', created, created);
+        insertMember.run(id, author, created);
+        insertDoc.run(id, serverId, 'name', id, name);
+        for (let m = 0; m < messagesPerTicket; m++) {
+          const messageId = randomUUID();
+          const content = sentence();
+          insertMessage.run(messageId, id, serverId, author, m % 2 === 0 ? 'User' : 'Staff', JSON.stringify({ content, embeds: [], mentions: [], attachments: [] }), created);
+          insertDoc.run(id, serverId, 'message', messageId, content);
+        }
+      }
+    })();
+  }
+  db.close();
+  return { serverIds };
+}
