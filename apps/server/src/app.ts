@@ -69,14 +69,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     roleOn: (userId, serverId) => auth.roleOn(userId, serverId),
   };
   const settings = new SettingsService(database.db);
+  const files = new FilesService(database.db, createFileStorage(config), settings, resolver, config);
   const services: Services = {
     auth,
     serverData: new ServerDataService(database.db, platform, resolver),
     settings,
     panels: new PanelService(database.db, platform),
-    support: new SupportService(database.db, database.engine, platform),
+    support: new SupportService(database.db, database.engine, platform, files),
     stats: new TicketStats(database.db, platform),
-    files: new FilesService(database.db, createFileStorage(config), settings, resolver, config),
+    files,
     interactions: new InteractionService(database.db),
   };
 

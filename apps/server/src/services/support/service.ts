@@ -13,6 +13,7 @@ import type {
   TemplateAnswer,
   Ticket,
   TicketListItem,
+  TicketFile,
   TicketListQuery,
   TicketMessage,
   TicketMessageContent,
@@ -28,6 +29,7 @@ import type { DB } from '../../db/schema';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../../http/errors';
 import type { Caller } from '../../http/route';
 import type { PlatformClient } from '../../platform/discord';
+import type { FilesService } from '../files/service';
 import * as repo from './repository';
 import { highlight, searchTerms } from './search-text';
 
@@ -53,6 +55,7 @@ export class SupportService {
     private readonly db: Kysely<DB>,
     private readonly engine: Engine,
     private readonly platform: PlatformClient,
+    private readonly files: FilesService,
   ) {}
 
   // --- Shaping --------------------------------------------------------------------------------
@@ -104,20 +107,21 @@ export class SupportService {
     };
   }
 
-  private toMessage(row: repo.MessageRow, reactions: Reaction[]): TicketMessage {
+  private toMessage(row: repo.MessageRow, reactions: Reaction[], files: Map<string, TicketFile> = new Map()): TicketMessage {
+    const body = fromJson<MessageBody>(row.body);
     return {
       messageId: row.id,
       ticketId: row.ticket_id,
       authorId: row.author_id,
       createdAt: row.created_at,
       messageType: row.message_type as TicketMessage['messageType'],
-      message: fromJson<MessageBody>(row.body),
+      message: body,
       externalId: row.external_id,
       deleted: fromFlag(row.deleted),
       modified: fromFlag(row.modified),
       deletedAt: row.deleted_at,
       history: fromJson<Revision[]>(row.history),
-      files: [],
+      files: body.attachments.flatMap((a) => files.get(a.id) ?? []),
       reactions,
     };
   }
@@ -142,12 +146,14 @@ export class SupportService {
       repo.messagesOf(this.db, row.id),
     ]);
     const reactions = await this.reactionsBy(messages.map((m) => m.id));
+    const attachmentIds = messages.flatMap((m) => fromJson<MessageBody>(m.body).attachments.map((a) => a.id));
+    const files = await this.files.filesForAttachments(row.server_id, attachmentIds);
     const memberIds = (members.get(row.id) ?? []).filter((id) => id !== row.author_id);
     const mentioned = [row.author_id, row.assignee_id, row.closed_by, ...memberIds, ...messages.map((m) => m.author_id)].filter((x): x is string => !!x);
     return {
       ...this.base(row, servers, subjects),
       users: await this.users(mentioned),
-      messages: messages.map((m) => this.toMessage(m, reactions.get(m.id) ?? [])),
+      messages: messages.map((m) => this.toMessage(m, reactions.get(m.id) ?? [], files)),
       members: memberIds,
       templateAnswers: fromJson<TemplateAnswer[]>(row.template_answers),
     };
@@ -308,9 +314,14 @@ export class SupportService {
     return this.get(serverId, ticketId);
   }
 
+  /** The ticket goes with its messages and its files (their bytes are removed right after). */
   async delete(serverId: string, ticketId: string): Promise<void> {
     await this.ticketIn(serverId, ticketId);
-    await this.db.transaction().execute((trx) => repo.deleteTicket(trx, ticketId));
+    await this.db.transaction().execute(async (trx) => {
+      await this.files.deleteTicketFiles(serverId, ticketId, trx);
+      await repo.deleteTicket(trx, ticketId);
+    });
+    await this.files.purgeDeleted();
   }
 
   async addMember(serverId: string, ticketId: string, userId: string): Promise<void> {
