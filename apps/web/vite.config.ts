@@ -2,6 +2,9 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { apiManifest } from './plugins/api-manifest.ts';
+import { appShellScrollLockClassNames, codeSplitting } from './plugins/chunks.ts';
+import { plans } from './plugins/plans.ts';
+import { uiLanguages } from './plugins/ui-languages.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = process.env.API_URL ?? 'http://localhost:3000';
@@ -10,9 +13,14 @@ const proxy = { '/api': apiTarget, '/config.json': apiTarget };
 export default defineConfig({
   // Set explicitly: the root vitest config loads this file from the repository root.
   root,
-  plugins: [react(), apiManifest()],
+  plugins: [react(), apiManifest(), plans(), uiLanguages(), appShellScrollLockClassNames()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: { proxy },
   preview: { proxy },
-  build: { outDir: 'dist', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // The first screen's budget (DESIGN.md §8) is measured by `npm run size`; see plugins/chunks.ts.
+    rolldownOptions: { output: { codeSplitting } },
+  },
 });

@@ -1,53 +1,131 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
+import type { AuthLevel, RouteHandle, RouteName } from '@/lib/routes';
 import { RootLayout } from './layouts/root-layout';
-import { requireSignedIn, requireSignedOut } from './route-guards';
+import { guardRoute } from './route-guards';
 import { NotFoundPage } from './routes/not-found-page';
-import { RouteErrorPage } from './routes/route-error-page';
+import { RouteErrorPage, ScreenErrorPage } from './routes/route-error-page';
+import { lazyScreen, staffSection } from './screens';
+
+type RouteFields = Pick<RouteObject, 'id' | 'handle' | 'loader'>;
+
+/** A route that shows a screen: named, with its auth level, guarded by a loader before it loads. */
+function screen(name: RouteName, auth: AuthLevel, options: Pick<RouteHandle, 'preserveScroll'> = {}): RouteFields {
+  const handle: RouteHandle = { name, auth, ...options };
+  return { id: name, handle, ...(auth === 'open' ? {} : { loader: guardRoute(handle) }) };
+}
 
 /**
- * Every screen is its own chunk (`lazy`), so the first screen carries only itself. Guards are
- * loaders, so a visitor who may not see a screen is redirected before it renders at all.
+ * A route that only groups others under its path. It declares the level its children need at
+ * least; each child's own loader enforces its level, so a denial is decided (and said) once.
+ */
+const area = (name: RouteName, auth: AuthLevel): RouteFields => ({ id: name, handle: { name, auth } satisfies RouteHandle });
+
+/**
+ * The route table of SPEC §2: every route's name (its `id`) and auth level (its `handle`) are
+ * declared here and nowhere else. Every screen is its own chunk (`lazy`), so the first screen
+ * carries only itself; guards are loaders, so a screen the user may not see never loads or renders.
  */
 export const routes: RouteObject[] = [
   {
-    id: 'root',
+    ...area('root', 'open'),
     Component: RootLayout,
     HydrateFallback: PageLoader,
     ErrorBoundary: RouteErrorPage,
     children: [
       {
         path: 'login',
-        loader: requireSignedOut,
+        ...screen('login', 'NOT_AUTHENTICATED'),
         lazy: async () => ({ Component: (await import('@/features/auth/components/login-page')).LoginPage }),
       },
       {
         path: 'callback',
+        // Its loader comes with its module: the guard first, then the code exchange.
+        ...area('callback', 'NOT_AUTHENTICATED'),
         lazy: async () => {
           const { CallbackPage, callbackLoader } = await import('@/features/auth/components/callback-page');
+          const guard = guardRoute({ auth: 'NOT_AUTHENTICATED' });
           return {
             Component: CallbackPage,
             loader: (args) => {
-              requireSignedOut(args);
+              guard(args);
               return callbackLoader(args);
             },
           };
         },
       },
+      { path: 'invite_callback', ...screen('inviteCallback', 'open'), lazy: lazyScreen('inviteCallback') },
       {
-        id: 'signed-in',
-        loader: requireSignedIn,
+        ...screen('signedIn', 'SIGNED_IN'),
         lazy: async () => ({ Component: (await import('./layouts/signed-in-layout')).SignedInLayout }),
         children: [
           {
-            index: true,
-            lazy: async () => ({
-              Component: (await import('@/features/servers/components/servers-page')).ServersPage,
-            }),
+            // A failing screen keeps the shell around it, so the way elsewhere stays on screen.
+            ErrorBoundary: ScreenErrorPage,
+            children: [
+              { index: true, ...screen('dashboard', 'SIGNED_IN'), lazy: lazyScreen('dashboard') },
+              { path: 'profile', ...screen('profile', 'SIGNED_IN'), lazy: lazyScreen('profile') },
+              {
+                path: 'tickets',
+                ...area('myTicketsArea', 'SIGNED_IN'),
+                children: [
+                  { index: true, ...screen('myTickets', 'SIGNED_IN'), lazy: lazyScreen('myTickets') },
+                  {
+                    path: ':ticketId',
+                    ...screen('myTicket', 'SIGNED_IN', { preserveScroll: true }),
+                    lazy: lazyScreen('myTickets'),
+                  },
+                ],
+              },
+              {
+                path: 'staff/:serverId',
+                ...area('staff', 'STAFF'),
+                children: [
+                  { index: true, ...screen('staffHome', 'ADMIN'), lazy: lazyScreen('staffHome') },
+                  { path: 'profile', ...screen('serverProfile', 'STAFF'), lazy: lazyScreen('serverProfile') },
+                  {
+                    path: 'settings',
+                    ...area('settingsArea', 'ADMIN'),
+                    children: [
+                      { index: true, ...screen('settings', 'ADMIN'), lazy: staffSection('settings') },
+                      { path: ':subjectId', ...screen('subject', 'ADMIN'), lazy: staffSection('subject') },
+                    ],
+                  },
+                  { path: 'panels', ...screen('panels', 'ADMIN'), lazy: staffSection('panels') },
+                  { path: 'whitelabel', ...screen('whitelabel', 'ADMIN'), lazy: staffSection('whitelabel') },
+                  {
+                    path: 'premium',
+                    ...area('premiumArea', 'ADMIN'),
+                    children: [
+                      { index: true, ...screen('premium', 'ADMIN'), lazy: staffSection('premium') },
+                      { path: 'cancel', ...screen('premiumCancel', 'ADMIN'), lazy: staffSection('premiumCancel') },
+                      {
+                        path: 'update/success',
+                        ...screen('premiumUpdateSuccess', 'ADMIN'),
+                        lazy: staffSection('premiumUpdateSuccess'),
+                      },
+                      { path: 'success', ...screen('premiumSuccess', 'ADMIN'), lazy: staffSection('premiumSuccess') },
+                    ],
+                  },
+                  {
+                    path: 'tickets',
+                    ...area('ticketsArea', 'STAFF'),
+                    children: [
+                      { index: true, ...screen('tickets', 'STAFF'), lazy: staffSection('tickets') },
+                      {
+                        path: ':ticketId',
+                        ...screen('ticket', 'STAFF', { preserveScroll: true }),
+                        lazy: staffSection('ticket'),
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
           },
         ],
       },
-      { path: '*', Component: NotFoundPage },
+      { path: '*', ...screen('notFound', 'open'), Component: NotFoundPage },
     ],
   },
 ];

@@ -1,5 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { UI_LANGUAGES } from 'virtual:ui-languages';
 import type en from '../locales/en.json';
 
 declare module 'i18next' {
@@ -10,24 +11,48 @@ declare module 'i18next' {
   }
 }
 
+export { i18n };
+
 type Translations = Record<string, unknown>;
+
+export type UiLanguage = (typeof UI_LANGUAGES)[number];
+export type LocaleCode = UiLanguage['code'];
+
+/** The 39 languages of the UI (SPEC §9), each with its native name. */
+export const LANGUAGES: readonly UiLanguage[] = UI_LANGUAGES;
+export const FALLBACK_LOCALE: LocaleCode = 'en';
+export const SUPPORTED_LOCALES: readonly LocaleCode[] = UI_LANGUAGES.map((language) => language.code);
+const STORAGE_KEY = 'locale';
 
 // One chunk per language, fetched only when chosen: the first screen carries none of them.
 const loaders = import.meta.glob<{ default: Translations }>('../locales/*.json');
-const byLocale = new Map(
+/** Each language's file loader, by code (exported so that tests can make one fail). */
+export const localeLoaders = new Map(
   Object.entries(loaders).map(([file, load]) => [file.slice(file.lastIndexOf('/') + 1, -'.json'.length), load]),
 );
 
-export const FALLBACK_LOCALE = 'en';
-/** Every language with a file in src/locales. */
-export const SUPPORTED_LOCALES: readonly string[] = [...byLocale.keys()].sort();
-const STORAGE_KEY = 'locale';
+export const isSupportedLocale = (value: unknown): value is LocaleCode =>
+  typeof value === 'string' && (SUPPORTED_LOCALES as readonly string[]).includes(value);
 
-export const isSupportedLocale = (value: unknown): value is string =>
-  typeof value === 'string' && byLocale.has(value);
+export const isRtlLocale = (locale: string): boolean =>
+  UI_LANGUAGES.some((language) => language.code === locale && language.rtl);
 
-/** The stored locale when it is one we have, English otherwise (SPEC §5). */
-export function storedLocale(): string {
+export const directionOf = (locale: string): 'rtl' | 'ltr' => (isRtlLocale(locale) ? 'rtl' : 'ltr');
+
+/** A language file could not be loaded; the UI keeps its current language. */
+export class LocaleLoadError extends Error {
+  override readonly name = 'LocaleLoadError';
+
+  constructor(
+    readonly locale: string,
+    cause?: unknown,
+  ) {
+    super(`Could not load the ${locale} translations`, { cause });
+  }
+}
+
+/** The stored locale when it is one of ours, English otherwise (SPEC §5). */
+export function storedLocale(): LocaleCode {
   try {
     const value = localStorage.getItem(STORAGE_KEY);
     return isSupportedLocale(value) ? value : FALLBACK_LOCALE;
@@ -37,39 +62,84 @@ export function storedLocale(): string {
 }
 
 async function loadTranslations(locale: string): Promise<Translations> {
-  const load = byLocale.get(locale) ?? byLocale.get(FALLBACK_LOCALE);
-  if (!load) throw new Error(`No translations for ${locale}`);
-  return (await load()).default;
+  const load = localeLoaders.get(locale);
+  if (!load) throw new LocaleLoadError(locale);
+  try {
+    return (await load()).default;
+  } catch (error) {
+    throw new LocaleLoadError(locale, error);
+  }
 }
 
 function applyToDocument(locale: string): void {
   document.documentElement.lang = locale;
-  document.documentElement.dir = i18n.dir(locale);
+  document.documentElement.dir = directionOf(locale);
 }
 
-export async function initI18n(locale = storedLocale()): Promise<typeof i18n> {
+let startupFailure: LocaleLoadError | undefined;
+
+/**
+ * The stored language could not be loaded at start-up (the UI is then in English). Read once by
+ * the shell, which says so: 'Failed to load language settings'.
+ */
+export function takeStartupLocaleFailure(): LocaleLoadError | undefined {
+  const failure = startupFailure;
+  startupFailure = undefined;
+  return failure;
+}
+
+let listening = false;
+
+export async function initI18n(locale: string = storedLocale()): Promise<typeof i18n> {
   const wanted = isSupportedLocale(locale) ? locale : FALLBACK_LOCALE;
-  const [fallback, chosen] = await Promise.all([loadTranslations(FALLBACK_LOCALE), loadTranslations(wanted)]);
-  i18n.on('languageChanged', applyToDocument);
+  const [fallback, chosen] = await Promise.allSettled([
+    loadTranslations(FALLBACK_LOCALE),
+    wanted === FALLBACK_LOCALE ? Promise.resolve(undefined) : loadTranslations(wanted),
+  ]);
+  if (fallback.status === 'rejected') throw fallback.reason;
+  const resources: Record<string, { translation: Translations }> = {
+    [FALLBACK_LOCALE]: { translation: fallback.value },
+  };
+  let language: LocaleCode = FALLBACK_LOCALE;
+  if (chosen.status === 'fulfilled' && chosen.value) {
+    resources[wanted] = { translation: chosen.value };
+    language = wanted;
+  } else if (chosen.status === 'rejected') {
+    startupFailure = chosen.reason as LocaleLoadError;
+  }
+  if (!listening) {
+    i18n.on('languageChanged', applyToDocument);
+    listening = true;
+  }
   await i18n.use(initReactI18next).init({
-    resources: { [FALLBACK_LOCALE]: { translation: fallback }, [wanted]: { translation: chosen } },
-    lng: wanted,
+    resources,
+    lng: language,
     fallbackLng: FALLBACK_LOCALE,
     supportedLngs: [...SUPPORTED_LOCALES],
     load: 'currentOnly',
     partialBundledLanguages: true,
     interpolation: { escapeValue: false },
   });
-  applyToDocument(wanted);
+  applyToDocument(language);
   return i18n;
 }
 
-/** Switches the UI language and remembers it; an unsupported locale falls back to English. */
+/**
+ * Switches the UI language and remembers it. Rejects with a `LocaleLoadError` when the language's
+ * file cannot be loaded, and with the cause when switching fails otherwise; either way the UI
+ * stays in its current language. An unsupported locale falls back to English.
+ */
 export async function setLocale(locale: string): Promise<void> {
   const next = isSupportedLocale(locale) ? locale : FALLBACK_LOCALE;
+  const previous = i18n.language;
   if (!i18n.hasResourceBundle(next, 'translation')) {
     i18n.addResourceBundle(next, 'translation', await loadTranslations(next));
   }
-  await i18n.changeLanguage(next);
-  localStorage.setItem(STORAGE_KEY, next);
+  try {
+    await i18n.changeLanguage(next);
+    localStorage.setItem(STORAGE_KEY, next);
+  } catch (error) {
+    if (i18n.language !== previous) await i18n.changeLanguage(previous).catch(() => undefined);
+    throw error;
+  }
 }

@@ -2,6 +2,7 @@ import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { useAuthStore } from '@/lib/auth-store';
 import { initI18n } from '@/lib/i18n';
+import { loadNotifications, notificationsRequested } from '@/lib/notify';
 
 // jsdom has none of these; Mantine and the router's scroll restoration call them.
 Object.defineProperty(window, 'matchMedia', {
@@ -28,8 +29,10 @@ beforeAll(async () => {
   await initI18n('en');
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // Toasts live in a store of their own, which outlives the rendered app.
+  if (notificationsRequested()) (await loadNotifications()).notifications.clean();
   vi.unstubAllGlobals();
   useAuthStore.setState({ token: null, user: null, verified: false });
   localStorage.clear();

@@ -1,33 +1,55 @@
-import { Anchor, AppShell, Group } from '@mantine/core';
+import { AppShell } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, Outlet, useLocation } from 'react-router';
-import { UserMenu } from '@/features/auth/components/user-menu';
-import { useSessionRefresh } from '@/features/auth/hooks/use-session-refresh';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
+import { SkipLink } from '@/components/skip-link';
 import { loginPath } from '@/features/auth/login-flow';
 import { hasSession, useAuthStore } from '@/lib/auth-store';
+import { leafHandle } from '@/lib/routes';
+import { AppHeader } from './app-header';
+import { AppNavbar } from './app-navbar';
+import { ScreenTransition } from './screen-transition';
+import { TourHost } from './tour';
 
-/** The shell of every SIGNED_IN screen. The route loader guards entry; this guards a session that ends while here. */
+const NAVBAR_ID = 'app-navbar';
+const MAIN_ID = 'main-content';
+
+/** The shell of every SIGNED_IN screen. The route loaders guard entry; this guards a session that ends while here. */
 export function SignedInLayout() {
   const { t } = useTranslation();
   const location = useLocation();
+  const routeName = leafHandle(useMatches())?.name;
   const signedIn = useAuthStore(hasSession);
-  useSessionRefresh();
+  const [navbarOpened, navbar] = useDisclosure(false);
+  const closeNavbar = navbar.close;
+
+  // On phones the menu covers the screen: it closes once an item has been chosen.
+  useEffect(() => {
+    closeNavbar();
+  }, [location.key, closeNavbar]);
 
   if (!signedIn) return <Navigate to={loginPath(location.pathname + location.search)} replace />;
 
   return (
-    <AppShell header={{ height: 64 }} padding="md">
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { mobile: !navbarOpened } }}
+      padding="md"
+    >
+      <SkipLink targetId={MAIN_ID}>{t('nav.skipToContent')}</SkipLink>
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Anchor component={Link} to="/" fw={700} size="lg" underline="never" c="var(--mantine-color-text)">
-            {t('app.name')}
-          </Anchor>
-          <UserMenu />
-        </Group>
+        <AppHeader navbarId={NAVBAR_ID} navbarOpened={navbarOpened} onToggleNavbar={navbar.toggle} />
       </AppShell.Header>
-      <AppShell.Main>
-        <Outlet />
+      <AppShell.Navbar id={NAVBAR_ID} aria-label={t('nav.mainNavigation')}>
+        <AppNavbar routeName={routeName} />
+      </AppShell.Navbar>
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
+        <ScreenTransition>
+          <Outlet />
+        </ScreenTransition>
       </AppShell.Main>
+      <TourHost />
     </AppShell>
   );
 }

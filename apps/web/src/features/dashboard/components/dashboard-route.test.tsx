@@ -1,4 +1,5 @@
-import { screen, waitFor, within } from '@testing-library/react';
+// The dashboard as the whole app serves it at `/`: shell, session refresh and sign-out included.
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { BearerUser } from '@ticket/contracts';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +7,10 @@ import { useAuthStore } from '@/lib/auth-store';
 import { json, mockFetch, type Recorded } from '@/test/fetch';
 import { testUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
+
+// The whole app loads its screens, toasts and dialogs lazily: under a full parallel run the first
+// import of each can take longer than testing-library's 1 s default.
+configure({ asyncUtilTimeout: 5000 });
 
 const INVITE = 'https://discord.example/oauth2/authorize?client_id=123&scope=bot';
 const loginConfig = {
@@ -77,8 +82,12 @@ describe('/ (the user’s servers)', () => {
     expect(href.searchParams.get('client_id')).toBe('123');
     expect(href.searchParams.get('guild_id')).toBe('300000000000000001');
     expect(href.searchParams.get('disable_guild_select')).toBe('true');
+    expect(href.searchParams.get('response_type')).toBe('code');
+    expect(href.searchParams.get('redirect_uri')).toBe(`${window.location.origin}/invite_callback`);
     expect(within(card('300000000000000002')).queryByRole('link')).toBeNull();
-    expect(within(card('200000000000000001')).queryByRole('link')).toBeNull();
+    // Where the bot already is, there is nothing to set up: the card leads to the server instead.
+    expect(within(card('200000000000000001')).queryByRole('link', { name: /Begin setup/ })).toBeNull();
+    expect(within(card('200000000000000001')).getByRole('link', { name: 'Open dashboard for Analytical Engine' })).toBeTruthy();
   });
 
   it('Refresh Servers asks for fresh data and shows the new list', async () => {

@@ -1,0 +1,31 @@
+import type { ComponentType } from 'react';
+import type { StaffSection } from '@/lib/routes';
+
+/** The screens of the features, each its own chunk, loaded by the route that shows it. */
+export const SCREENS = {
+  dashboard: async () => (await import('@/features/dashboard/components/dashboard-page')).DashboardPage,
+  profile: async () => (await import('@/features/profile/components/profile-page')).ProfilePage,
+  serverProfile: async () => (await import('@/features/server-profile/components/server-profile-page')).ServerProfilePage,
+  staffHome: async () => (await import('@/features/staff/components/staff-home-page')).StaffHomePage,
+  staffFrame: async () => (await import('@/features/staff/components/staff-frame-page')).StaffFramePage,
+  myTickets: async () => (await import('@/features/tickets/components/my-tickets-page')).MyTicketsPage,
+  inviteCallback: async () => (await import('@/features/invite/components/invite-callback-page')).InviteCallbackPage,
+};
+
+export type ScreenName = keyof typeof SCREENS;
+
+/**
+ * A route's `lazy` for a screen that needs no props. It answers an `element` rather than a
+ * `Component`, so routes that show one screen (a list and one of its items) keep one mounted
+ * instance between them.
+ */
+export const lazyScreen = (name: Exclude<ScreenName, 'staffFrame'>) => async () => {
+  const Screen = (await SCREENS[name]()) as ComponentType;
+  return { element: <Screen /> };
+};
+
+/** A route of the staff frame: the same screen, told which section to show. */
+export const staffSection = (section: StaffSection) => async () => {
+  const StaffFramePage = await SCREENS.staffFrame();
+  return { element: <StaffFramePage section={section} /> };
+};

@@ -1,0 +1,73 @@
+import { Button, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LANGUAGES, LocaleLoadError, setLocale } from '@/lib/i18n';
+import { notifyError } from '@/lib/notify';
+import { CheckIcon, LanguageIcon } from './icons';
+import { LazyMenu } from './lazy-menu';
+
+/** Every UI language by its own name (SPEC §9); choosing one switches the whole UI and is remembered. */
+export function LanguagePicker() {
+  const { t, i18n } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const current = LANGUAGES.find((language) => language.code === i18n.language) ?? LANGUAGES[0];
+
+  const choose = async (code: string) => {
+    if (code === i18n.language) return;
+    setBusy(true);
+    try {
+      await setLocale(code);
+    } catch (error) {
+      // The UI stays in its current language either way.
+      notifyError(error instanceof LocaleLoadError ? t('language.loadFailed') : t('language.updateFailed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <LazyMenu
+      position="bottom-end"
+      shadow="md"
+      width={220}
+      // 39 languages scroll; with the items in the tab order the list scrolls by keyboard too.
+      styles={{ dropdown: { maxHeight: 'min(360px, 70dvh)', overflowY: 'auto' } }}
+      menuItemTabIndex={0}
+      target={(props) => (
+        <Button
+          variant="default"
+          px="xs"
+          loading={busy}
+          leftSection={<LanguageIcon />}
+          aria-label={`${t('language.label')}: ${current?.name ?? ''}`}
+          {...props}
+        >
+          <Text span inherit visibleFrom="lg" lang={current?.code}>
+            {current?.name}
+          </Text>
+        </Button>
+      )}
+    >
+      {(Menu) => (
+        <>
+          <Menu.Label>{t('language.label')}</Menu.Label>
+          {LANGUAGES.map((language) => {
+            const selected = language.code === current?.code;
+            return (
+              <Menu.Item
+                key={language.code}
+                lang={language.code}
+                dir={language.rtl ? 'rtl' : 'ltr'}
+                aria-current={selected ? 'true' : undefined}
+                rightSection={selected ? <CheckIcon size={16} /> : null}
+                onClick={() => void choose(language.code)}
+              >
+                {language.name}
+              </Menu.Item>
+            );
+          })}
+        </>
+      )}
+    </LazyMenu>
+  );
+}

@@ -1,0 +1,58 @@
+import { Button, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DocumentTitle } from '@/components/document-title';
+import { LoadingBlock } from '@/components/loading-block';
+import { useLoginConfig } from '@/features/auth/api/get-login-config';
+import { RefreshServersButton } from '@/features/servers/components/refresh-servers-button';
+import { CREATE_SERVER_URL } from '@/features/servers/paths';
+import { isStaffRole, useAuthStore } from '@/lib/auth-store';
+import { ServerList } from './server-list';
+
+// The setup steps need three calls before they can say anything; their code (with the select
+// and the progress bar) loads after the first paint, which is the list of servers.
+const GettingStarted = lazy(async () => ({ default: (await import('./getting-started')).GettingStarted }));
+
+/**
+ * The signed-in home (SPEC §2): the user's servers with what they can do on each, setup steps
+ * and shortcuts for the servers they manage. Everything here comes from the auth store except
+ * the checklist, so the list paints at once.
+ */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const user = useAuthStore((state) => state.user);
+  const inviteUrl = useLoginConfig().data?.inviteUrl;
+  if (!user) return null;
+  const managed = user.servers.filter((server) => isStaffRole(server.role));
+
+  return (
+    <Stack gap="xl" maw={1200} mx="auto">
+      <DocumentTitle title={t('menu.dashboard')} />
+      <Stack gap="xs">
+        <Group justify="space-between" align="center" gap="sm">
+          <Title order={1}>{t('servers.title')}</Title>
+          <Group gap="xs">
+            <Button
+              component="a"
+              href={CREATE_SERVER_URL}
+              target="_blank"
+              rel="noopener noreferrer"
+              variant="subtle"
+            >
+              {t('dashboard.createServer')}
+              <VisuallyHidden>{t('dashboard.opensInNewTab')}</VisuallyHidden>
+            </Button>
+            <RefreshServersButton />
+          </Group>
+        </Group>
+        <Text c="dimmed">{t('dashboard.intro')}</Text>
+      </Stack>
+      {managed.length > 0 && (
+        <Suspense fallback={<LoadingBlock height={220} />}>
+          <GettingStarted servers={managed} />
+        </Suspense>
+      )}
+      <ServerList user={user} inviteUrl={inviteUrl} />
+    </Stack>
+  );
+}

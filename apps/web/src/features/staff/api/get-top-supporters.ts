@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PagedResult, TopStatsQuery, TopSupporter } from '@ticket/contracts';
+import { getApi } from '@/lib/api';
+import { whenNotFound } from './when-not-found';
+
+type Query = Partial<TopStatsQuery>;
+
+/** Null when the server has no statistics yet (404). */
+export const getTopSupporters = (
+  serverId: string,
+  query: Query,
+  signal?: AbortSignal,
+): Promise<PagedResult<TopSupporter> | null> =>
+  whenNotFound(getApi().support.getTopSupporters({ params: { serverId }, query }, { signal }), null);
+
+export const topSupportersQueryOptions = (serverId: string, query: Query) =>
+  queryOptions({
+    queryKey: ['support', serverId, 'stats', 'top', 'supporters', query],
+    queryFn: ({ signal }) => getTopSupporters(serverId, query, signal),
+  });
+
+export const useTopSupporters = (serverId: string, query: Query) =>
+  useQuery(topSupportersQueryOptions(serverId, query));

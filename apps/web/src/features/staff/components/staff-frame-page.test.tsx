@@ -1,0 +1,253 @@
+import { screen, within } from '@testing-library/react';
+import type { PlanType, ServerDetails } from '@ticket/contracts';
+import { describe, expect, it } from 'vitest';
+import { json, mockFetch, type Recorded } from '@/test/fetch';
+import { testUser } from '@/test/fixtures';
+import { renderPage, signIn } from '@/test/render-page';
+import { type StaffFrameSection, StaffFramePage } from './staff-frame-page';
+
+const SERVER = '200000000000000001';
+const notFound = () =>
+  json({ statusCode: 404, error: 'Not Found', code: 'not_found', message: 'no' }, { status: 404 });
+const details = (subscription: PlanType = 'free'): ServerDetails => ({
+  serverId: SERVER,
+  name: 'Analytical Engine',
+  iconUrl: null,
+  active: true,
+  subscription,
+  bannerUrl: null,
+  ownerId: '100000000000000001',
+  memberCount: 42,
+});
+
+/** The server answers `getServer` with `server`, `routes` as given, and 404 for everything else. */
+function backend(server: ServerDetails | null, routes: Record<string, (request: Recorded) => Response> = {}) {
+  return mockFetch((request) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path === `/api/server/servers/${SERVER}`) return server ? json(server) : notFound();
+    const answer = routes[path];
+    return answer ? answer(request) : notFound();
+  });
+}
+
+const PATTERNS: Partial<Record<StaffFrameSection, [string, string]>> = {
+  settings: ['/staff/:serverId/settings', `/staff/${SERVER}/settings`],
+  subject: ['/staff/:serverId/settings/:subjectId', `/staff/${SERVER}/settings/s-404`],
+  panels: ['/staff/:serverId/panels', `/staff/${SERVER}/panels`],
+  whitelabel: ['/staff/:serverId/whitelabel', `/staff/${SERVER}/whitelabel`],
+  premium: ['/staff/:serverId/premium', `/staff/${SERVER}/premium`],
+  premiumSuccess: ['/staff/:serverId/premium/success', `/staff/${SERVER}/premium/success?session_id=cs_1`],
+  premiumCancel: ['/staff/:serverId/premium/cancel', `/staff/${SERVER}/premium/cancel`],
+  tickets: ['/staff/:serverId/tickets', `/staff/${SERVER}/tickets`],
+  ticket: ['/staff/:serverId/tickets/:ticketId', `/staff/${SERVER}/tickets/t1`],
+};
+
+function open(section: StaffFrameSection, path?: string) {
+  signIn(testUser());
+  const [pattern, defaultPath] = PATTERNS[section] ?? ['', ''];
+  return renderPage(<StaffFramePage section={section} />, { pattern, path: path ?? defaultPath });
+}
+
+const ticketItem = (number: number) => ({
+  ticketId: `t${number}`,
+  number,
+  name: `ticket-${number}`,
+  author: '100000000000000002',
+  server: { serverId: SERVER, name: 'Analytical Engine', iconUrl: null },
+  subject: { subjectId: 's1', name: 'Billing' },
+  createdAt: '2025-03-01T10:00:00.000Z',
+  state: 'PendingStaff',
+  assignee: '100000000000000001',
+  closed: null,
+  users: [
+    { id: '100000000000000001', name: 'Ada Lovelace', avatarUrl: null, color: null },
+    { id: '100000000000000002', name: 'Charles Babbage', avatarUrl: null, color: null },
+  ],
+  highlights: [],
+  lastMessage: {
+    messageId: 'm1',
+    authorId: '100000000000000002',
+    createdAt: '2025-03-01T10:05:00.000Z',
+    content: 'My invoice is wrong',
+  },
+  lastActivity: '2025-03-01T10:05:00.000Z',
+  attendees: [],
+});
+
+describe('StaffFramePage', () => {
+  it('frames the screen: title, server, breadcrumb back to the dashboard and the server', async () => {
+    backend(details());
+    open('settings');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    const crumbs = within(screen.getByRole('navigation', { name: 'Breadcrumb' }));
+    expect(crumbs.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/');
+    expect(crumbs.getByRole('link', { name: 'Analytical Engine' }).getAttribute('href')).toBe(`/staff/${SERVER}`);
+    expect(crumbs.getByText('Settings').getAttribute('aria-current')).toBe('page');
+    expect(await screen.findByText('Free · level 0')).toBeTruthy();
+  });
+
+  it('settings: explains subjects, and a 404 is "No subjects yet" with the plan limit', async () => {
+    backend(details());
+    open('settings');
+    expect(await screen.findByText('No subjects yet')).toBeTruthy();
+    expect(screen.getByText(/Subjects are the kinds of tickets members can open/)).toBeTruthy();
+    expect(await screen.findByText('0 of 3 subjects used')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('settings: lists the live subjects with a link to each', async () => {
+    const subject = (subjectId: string, name: string, extra = {}) => ({
+      subjectId,
+      serverId: SERVER,
+      name,
+      deleted: false,
+      active: true,
+      index: 0,
+      disableCreation: false,
+      questions: ['q1'],
+      staffRoles: { value: ['1', '2'], inherits: false },
+      ...extra,
+    });
+    backend(details('premium'), {
+      [`/api/settings/servers/${SERVER}/subjects`]: () =>
+        json([subject('s1', 'Billing'), subject('s2', 'Old', { deleted: true }), subject('s3', 'Reports', { index: 1 })]),
+    });
+    open('settings');
+    const link = await screen.findByRole('link', { name: 'Billing' });
+    expect(link.getAttribute('href')).toBe(`/staff/${SERVER}/settings/s1`);
+    expect(screen.getByRole('link', { name: 'Reports' })).toBeTruthy();
+    expect(screen.queryByText('Old')).toBeNull();
+    expect(await screen.findByText('2 of 25 subjects used')).toBeTruthy();
+    expect(screen.getAllByText('2 staff roles · 1 form question')).toHaveLength(2);
+  });
+
+  it('a subject that is not there says so', async () => {
+    backend(details());
+    open('subject');
+    expect(await screen.findByText('This subject does not exist')).toBeTruthy();
+    const crumbs = within(screen.getByRole('navigation', { name: 'Breadcrumb' }));
+    expect(crumbs.getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe(`/staff/${SERVER}/settings`);
+  });
+
+  it('panels: a 404 is "No panels yet", explained', async () => {
+    backend(details());
+    open('panels');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Panels' })).toBeTruthy();
+    expect(await screen.findByText('No panels yet')).toBeTruthy();
+    expect(screen.getByText(/A panel is a message the bot posts/)).toBeTruthy();
+  });
+
+  it('tickets: a 404 is "No tickets yet"', async () => {
+    backend(details());
+    open('tickets');
+    expect(await screen.findByText('No tickets yet')).toBeTruthy();
+    expect(screen.queryByText(/Showing page/)).toBeNull();
+  });
+
+  it('tickets: lists them with the SPEC columns and "Showing page X of Y"', async () => {
+    const { calls } = backend(details(), {
+      [`/api/support/servers/${SERVER}/tickets`]: () => json({ page: 2, maxPage: 3, elements: [ticketItem(7)] }),
+    });
+    open('tickets', `/staff/${SERVER}/tickets?page=2`);
+    expect(await screen.findByText('Showing page 2 of 3')).toBeTruthy();
+    const table = screen.getByRole('table');
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent);
+    expect(headers).toEqual(['Ticket', 'Author', 'Subject', 'Content', 'Claimed by', 'Closed by', 'Date']);
+    expect(within(table).getByRole('link', { name: '#7 ticket-7' }).getAttribute('href')).toBe(
+      `/staff/${SERVER}/tickets/t7`,
+    );
+    expect(within(table).getByText('Charles Babbage')).toBeTruthy();
+    expect(within(table).getByText('Ada Lovelace')).toBeTruthy();
+    expect(within(table).getByText('My invoice is wrong')).toBeTruthy();
+    expect(calls.some((call) => call.url === `/api/support/servers/${SERVER}/tickets?Page=2&Amount=25`)).toBe(true);
+  });
+
+  it("tickets: another failure is 'Error loading tickets'", async () => {
+    backend(details(), {
+      [`/api/support/servers/${SERVER}/tickets`]: () =>
+        json({ statusCode: 403, error: 'Forbidden', code: 'forbidden', message: 'no' }, { status: 403 }),
+    });
+    open('tickets');
+    expect(await screen.findByText('Error loading tickets')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+
+  it("a ticket the user may not see says so (SPEC §8)", async () => {
+    backend(details(), {
+      [`/api/support/servers/${SERVER}/tickets/t1`]: () =>
+        json({ statusCode: 403, error: 'Forbidden', code: 'forbidden', message: 'no' }, { status: 403 }),
+    });
+    open('ticket');
+    expect(await screen.findByText("You don't have permission to view this ticket.")).toBeTruthy();
+  });
+
+  it('premium: the plans with their prices, the server’s own highlighted', async () => {
+    backend(details('premium'));
+    open('premium');
+    await screen.findByText('Current plan');
+    const plan = (type: PlanType) => document.querySelector<HTMLElement>(`li[data-plan="${type}"]`);
+    const price = (type: PlanType) => plan(type)?.querySelector('[data-price]')?.textContent;
+    expect(price('free')).toBe('$0/month');
+    expect(price('premium')).toBe('$2.25/month');
+    expect(price('enterprise')).toBe('$6.00/month');
+    expect(plan('premium')?.getAttribute('aria-current')).toBe('true');
+    expect(within(plan('premium') as HTMLElement).getByText('Current plan')).toBeTruthy();
+    expect(plan('free')?.hasAttribute('aria-current')).toBe(false);
+    expect(within(plan('enterprise') as HTMLElement).getByText('Up to 100 subjects')).toBeTruthy();
+    expect(within(plan('enterprise') as HTMLElement).getByText('20 GB attachment storage')).toBeTruthy();
+    expect(within(plan('enterprise') as HTMLElement).getByText('White-label bot')).toBeTruthy();
+    expect(within(plan('premium') as HTMLElement).getByText('5 GB attachment storage')).toBeTruthy();
+    expect(screen.getByText('Full refund within 7 days of buying.')).toBeTruthy();
+    expect(screen.getByText('2% of every payment goes to carbon removal.')).toBeTruthy();
+  });
+
+  it('premium result: processing, and honest that it could not be verified here', async () => {
+    backend(details());
+    open('premiumSuccess');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Purchase result' })).toBeTruthy();
+    expect(screen.getByText('Your purchase is processing.')).toBeTruthy();
+    expect(screen.getByText(/could not be verified here. Check your e-mail/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Premium' }).getAttribute('href')).toBe(`/staff/${SERVER}/premium`);
+  });
+
+  it('whitelabel: on another plan, says it takes Enterprise and calls nothing for it', async () => {
+    const { calls } = backend(details('premium'));
+    open('whitelabel');
+    expect(await screen.findByText('White-label bots come with Enterprise')).toBeTruthy();
+    expect(screen.getByText('This server is on the Premium plan.')).toBeTruthy();
+    expect(calls.some((call) => call.url.includes('/deployment/'))).toBe(false);
+  });
+
+  it('whitelabel: on Enterprise, a 404 is "no bot yet" with the setup guide', async () => {
+    backend(details('enterprise'));
+    open('whitelabel');
+    expect(await screen.findByText('No white-label bot is set up for this server.')).toBeTruthy();
+    expect(screen.getByText('Ready to Setup')).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Before you set it up' })).toBeTruthy();
+  });
+
+  it('a server without the bot (404) offers to add it instead of the screen', async () => {
+    mockFetch((request) =>
+      request.url.endsWith('/login/config')
+        ? json({ inviteUrl: 'https://discord.example/oauth2/authorize?client_id=1&scope=bot' })
+        : notFound(),
+    );
+    open('panels');
+    expect(await screen.findByText('The bot is not on this server')).toBeTruthy();
+    const link = await screen.findByRole('link', { name: 'Begin setup' });
+    expect(new URL(link.getAttribute('href') ?? '').searchParams.get('guild_id')).toBe(SERVER);
+    expect(screen.queryByText('No panels yet')).toBeNull();
+  });
+
+  it('never says "coming soon"', async () => {
+    backend(details());
+    for (const section of Object.keys(PATTERNS) as StaffFrameSection[]) {
+      const { unmount } = open(section);
+      await screen.findByRole('heading', { level: 1 });
+      expect(document.body.textContent?.toLowerCase()).not.toContain('coming soon');
+      unmount();
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import { Stack } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { LoadError } from '@/components/load-error';
+import { paths, type StaffSection } from '@/lib/routes';
+import { useServerTicket } from '../api/get-server-ticket';
+import { useSubject } from '../api/get-subject';
+import { type CurrentServer, useCurrentServer } from '../hooks/use-current-server';
+import { BotMissing } from './bot-missing';
+import { PanelsSection } from './sections/panels-section';
+import { PremiumResultSection } from './sections/premium-result-section';
+import { PremiumSection } from './sections/premium-section';
+import { SubjectSection } from './sections/subject-section';
+import { SubjectsSection } from './sections/subjects-section';
+import { TicketSection } from './sections/ticket-section';
+import { TicketsSection } from './sections/tickets-section';
+import { WhitelabelSection } from './sections/whitelabel-section';
+import { type Crumb, StaffPageHeader } from './staff-page-header';
+
+/** One per route of the staff frame (see app/router.tsx). */
+export type StaffFrameSection = StaffSection;
+
+/**
+ * The frame of every staff-mode screen below the server's home: title, server, breadcrumb, and
+ * what the server already holds for that screen. The editors of each screen grow inside it.
+ */
+export function StaffFramePage({ section }: { section: StaffFrameSection }) {
+  const current = useCurrentServer();
+  const { t } = useTranslation();
+  // Without the bot there is nothing to show; a server that failed to load still has its data.
+  const notice = current.notFound ? (
+    <BotMissing serverId={current.serverId} canInvite={current.isAdmin} />
+  ) : current.error ? (
+    <LoadError message={t('staff.serverLoadFailed')} onRetry={current.refetch} />
+  ) : null;
+  const blocked = current.notFound;
+
+  switch (section) {
+    case 'subject':
+      return <SubjectFrame current={current} notice={notice} blocked={blocked} />;
+    case 'ticket':
+      return <TicketFrame current={current} notice={notice} blocked={blocked} />;
+    default:
+      return (
+        <Frame current={current} title={t(`staff.sections.${section}`)} trail={trailOf(section, current.serverId, t('staff.sections.premium'))}>
+          {notice}
+          {!blocked && <SectionBody section={section} current={current} />}
+        </Frame>
+      );
+  }
+}
+
+interface RecordFrameProps {
+  current: CurrentServer;
+  notice: ReactNode;
+  blocked: boolean;
+}
+
+/** The premium result pages sit below Premium. */
+function trailOf(section: StaffFrameSection, serverId: string, premiumLabel: string): Crumb[] {
+  return section.startsWith('premium') && section !== 'premium'
+    ? [{ label: premiumLabel, to: paths.premium(serverId) }]
+    : [];
+}
+
+function Frame({ current, title, trail, children }: { current: CurrentServer; title: string; trail?: Crumb[]; children: ReactNode }) {
+  return (
+    <Stack gap="lg" maw={1200} mx="auto">
+      <StaffPageHeader current={current} title={title} trail={trail} />
+      {children}
+    </Stack>
+  );
+}
+
+function SectionBody({ section, current }: { section: StaffFrameSection; current: CurrentServer }) {
+  const { serverId, plan, server } = current;
+  switch (section) {
+    case 'settings':
+      return <SubjectsSection current={current} />;
+    case 'panels':
+      return <PanelsSection serverId={serverId} />;
+    case 'whitelabel':
+      return <WhitelabelSection current={current} />;
+    case 'premium':
+      // Until the server is loaded its plan is unknown: no plan is marked rather than a wrong one.
+      return <PremiumSection plan={server ? plan : undefined} />;
+    case 'premiumCancel':
+      return <PremiumResultSection serverId={serverId} result="cancel" />;
+    case 'premiumSuccess':
+      return <PremiumResultSection serverId={serverId} result="success" />;
+    case 'premiumUpdateSuccess':
+      return <PremiumResultSection serverId={serverId} result="updateSuccess" />;
+    case 'tickets':
+      return <TicketsSection serverId={serverId} />;
+    case 'subject':
+    case 'ticket':
+      // Rendered by their own frames, which load the record the title names.
+      return null;
+  }
+}
+
+/** `/staff/:serverId/settings/:subjectId`: titled with the subject's name once it is known. */
+function SubjectFrame({ current, notice, blocked }: RecordFrameProps) {
+  const { t } = useTranslation();
+  const { subjectId = '' } = useParams();
+  const query = useSubject(current.serverId, subjectId);
+  return (
+    <Frame
+      current={current}
+      title={query.data?.name ?? t('staff.sections.subject')}
+      trail={[{ label: t('staff.sections.settings'), to: paths.settings(current.serverId) }]}
+    >
+      {notice}
+      {!blocked && <SubjectSection query={query} />}
+    </Frame>
+  );
+}
+
+/** `/staff/:serverId/tickets/:ticketId`: titled with the ticket's number once it is known. */
+function TicketFrame({ current, notice, blocked }: RecordFrameProps) {
+  const { t } = useTranslation();
+  const { ticketId = '' } = useParams();
+  const query = useServerTicket(current.serverId, ticketId);
+  return (
+    <Frame
+      current={current}
+      title={query.data ? t('tickets.numbered', { number: query.data.number }) : t('staff.sections.ticket')}
+      trail={[{ label: t('staff.sections.tickets'), to: paths.tickets(current.serverId) }]}
+    >
+      {notice}
+      {!blocked && <TicketSection query={query} />}
+    </Frame>
+  );
+}

@@ -1,0 +1,260 @@
+import { Avatar, Group, Progress, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
+import type { DailyCount } from '@ticket/contracts';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useFormatters } from '@/components/formatters';
+import { LoadError } from '@/components/load-error';
+import { useDailyMessageStats } from '../api/get-daily-message-stats';
+import { useDailyResponseTimeStats } from '../api/get-daily-response-time-stats';
+import { useDailyTicketStats } from '../api/get-daily-ticket-stats';
+import { useStorageStats } from '../api/get-storage-stats';
+import { useTopSimpleStats } from '../api/get-top-simple-stats';
+import { useTopSubjects } from '../api/get-top-subjects';
+import { useTopSupporters } from '../api/get-top-supporters';
+import { type CurrentServer, useCurrentServer } from '../hooks/use-current-server';
+import { PLANS } from '../plans';
+import { rangeDates, type StatsRange } from '../stats-range';
+import { BotMissing } from './bot-missing';
+import { StaffPageHeader } from './staff-page-header';
+import { BarList } from './stats/bar-list';
+import { DailyBarChart } from './stats/daily-bar-chart';
+import { StatsPanel } from './stats/stats-panel';
+
+const TOP_AMOUNT = 5;
+const allZero = (points: DailyCount[]) => points.every((point) => point.count === 0);
+const sum = (points: DailyCount[]) => points.reduce((total, point) => total + point.count, 0);
+
+/** `/staff/:serverId` (ADMIN): how the server's support is doing. */
+export function StaffHomePage() {
+  const { t } = useTranslation();
+  const current = useCurrentServer();
+  return (
+    <Stack gap="lg" maw={1200} mx="auto">
+      <StaffPageHeader current={current} title={current.serverName ?? t('staff.home.subtitle')} isHome />
+      {current.notFound ? (
+        <BotMissing serverId={current.serverId} canInvite={current.isAdmin} />
+      ) : (
+        <>
+          {current.error ? <LoadError message={t('staff.serverLoadFailed')} onRetry={current.refetch} /> : null}
+          <Stats current={current} />
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function Stats({ current }: { current: CurrentServer }) {
+  const { t } = useTranslation();
+  const format = useFormatters();
+  const { serverId } = current;
+  const periodLabelId = useId();
+  const [range, setRange] = useState<StatsRange>('week');
+  const dates = rangeDates(range);
+  const simple = useTopSimpleStats(serverId);
+  const tickets = useDailyTicketStats(serverId, dates);
+  const messages = useDailyMessageStats(serverId, dates);
+  const responseTimes = useDailyResponseTimeStats(serverId, dates);
+  const topSubjects = useTopSubjects(serverId, { ...dates, Amount: TOP_AMOUNT });
+  const popularSubjects = useTopSubjects(serverId, { Amount: TOP_AMOUNT });
+  const supporters = useTopSupporters(serverId, { Amount: TOP_AMOUNT });
+  const storage = useStorageStats(serverId);
+  const period = t(`staff.stats.period.${range}`);
+
+  return (
+    <Stack gap="lg">
+      <StatsPanel title={t('staff.stats.overview')} query={simple} emptyText={t('staff.stats.noTickets')} height={80}>
+        {(data) => (
+          <SimpleGrid component="dl" cols={{ base: 1, xs: 3 }} m={0}>
+            {(
+              [
+                ['activeTickets', data.activeTickets],
+                ['totalTickets', data.totalTickets],
+                ['totalMessages', data.totalMessages],
+              ] as const
+            ).map(([key, value]) => (
+              <div key={key} data-stat={key}>
+                <Text component="dt" size="sm" c="dimmed">
+                  {t(`staff.stats.${key}`)}
+                </Text>
+                <Text component="dd" m={0} fz={28} fw={700}>
+                  {format.number(value)}
+                </Text>
+              </div>
+            ))}
+          </SimpleGrid>
+        )}
+      </StatsPanel>
+
+      <Group justify="space-between" gap="sm">
+        <Text fw={600} id={periodLabelId}>
+          {t('staff.stats.periodLabel')}
+        </Text>
+        <SegmentedControl
+          aria-labelledby={periodLabelId}
+          value={range}
+          onChange={(value) => setRange(value as StatsRange)}
+          data={[
+            { value: 'week', label: t('staff.stats.week') },
+            { value: 'month', label: t('staff.stats.month') },
+          ]}
+        />
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <StatsPanel
+          title={t('staff.stats.ticketsPerDay')}
+          query={tickets}
+          emptyText={t('staff.stats.noTickets')}
+          isQuiet={allZero}
+          quietText={t('staff.stats.noTicketsInPeriod', { period })}
+        >
+          {(data) => (
+            <>
+              <Text size="sm" c="dimmed">
+                {t('staff.stats.ticketsTotal', { count: sum(data), period })}
+              </Text>
+              <DailyBarChart data={data} label={t('staff.stats.ticketsPerDay')} formatValue={format.number} />
+            </>
+          )}
+        </StatsPanel>
+        <StatsPanel
+          title={t('staff.stats.messagesPerDay')}
+          query={messages}
+          emptyText={t('staff.stats.noMessages')}
+          isQuiet={allZero}
+          quietText={t('staff.stats.noMessagesInPeriod', { period })}
+        >
+          {(data) => (
+            <>
+              <Text size="sm" c="dimmed">
+                {t('staff.stats.messagesTotal', { count: sum(data), period })}
+              </Text>
+              <DailyBarChart data={data} label={t('staff.stats.messagesPerDay')} formatValue={format.number} />
+            </>
+          )}
+        </StatsPanel>
+        <StatsPanel
+          title={t('staff.stats.responseTime')}
+          query={responseTimes}
+          emptyText={t('staff.stats.noAnswers')}
+          isQuiet={allZero}
+          quietText={t('staff.stats.noAnswersInPeriod', { period })}
+        >
+          {(data) => {
+            const answered = data.filter((point) => point.count > 0);
+            const mean = sum(answered) / answered.length;
+            return (
+              <>
+                <Text size="sm" c="dimmed">
+                  {t('staff.stats.responseTimeMean', { duration: format.duration(mean), period })}
+                </Text>
+                <DailyBarChart data={data} label={t('staff.stats.responseTime')} formatValue={format.duration} />
+              </>
+            );
+          }}
+        </StatsPanel>
+        <StatsPanel
+          title={t('staff.stats.topSubjects')}
+          query={topSubjects}
+          emptyText={t('staff.stats.noTickets')}
+          isQuiet={(page) => page.elements.length === 0}
+          quietText={t('staff.stats.noTicketsInPeriod', { period })}
+        >
+          {(page) => (
+            <BarList
+              items={page.elements.map((subject) => ({
+                key: subject.subjectId,
+                label: subject.name,
+                value: subject.amount,
+                display: t('staff.stats.ticketCount', { count: subject.amount }),
+              }))}
+            />
+          )}
+        </StatsPanel>
+      </SimpleGrid>
+
+      <SimpleGrid cols={{ base: 1, md: 3 }}>
+        <StatsPanel
+          title={t('staff.stats.topSupporters')}
+          query={supporters}
+          emptyText={t('staff.stats.noSupporters')}
+          isQuiet={(page) => page.elements.length === 0}
+        >
+          {(page) => (
+            <BarList
+              items={page.elements.map((supporter) => ({
+                key: supporter.id,
+                label: (
+                  <Group gap={6} wrap="nowrap" component="span">
+                    <Avatar src={supporter.avatarUrl} alt="" name={supporter.name} color="initials" size={22} />
+                    {supporter.name}
+                  </Group>
+                ),
+                value: supporter.amount,
+                display: t('staff.stats.ticketCount', { count: supporter.amount }),
+              }))}
+            />
+          )}
+        </StatsPanel>
+        <StatsPanel
+          title={t('staff.stats.popularSubjects')}
+          query={popularSubjects}
+          emptyText={t('staff.stats.noTickets')}
+          isQuiet={(page) => page.elements.length === 0}
+        >
+          {(page) => (
+            <BarList
+              items={page.elements.map((subject) => ({
+                key: subject.subjectId,
+                label: subject.name,
+                value: subject.amount,
+                display: t('staff.stats.ticketCount', { count: subject.amount }),
+              }))}
+            />
+          )}
+        </StatsPanel>
+        <StatsPanel
+          title={t('staff.stats.storage')}
+          query={storage}
+          emptyText={t('staff.stats.noFiles')}
+          isQuiet={(overview) => overview.spaceUsed === 0}
+        >
+          {(overview) => {
+            // Unknown until the server (and so its plan) is loaded: no limit is shown rather than a wrong one.
+            const limit = current.server ? PLANS[current.plan].storageBytes : undefined;
+            return (
+              <Stack gap="sm">
+                <Text size="sm">
+                  {limit
+                    ? t('staff.stats.storageOf', { used: format.bytes(overview.spaceUsed), limit: format.bytes(limit) })
+                    : t('staff.stats.storageUsed', { used: format.bytes(overview.spaceUsed) })}
+                </Text>
+                {limit !== undefined && limit > 0 && (
+                  <Progress.Root size="md" aria-hidden>
+                    <Progress.Section value={Math.min(100, (overview.spaceUsed / limit) * 100)} />
+                  </Progress.Root>
+                )}
+                {limit === 0 && (
+                  <Text size="xs" c="dimmed">
+                    {t('staff.stats.storageWithPremium', { size: format.bytes(PLANS.premium.storageBytes) })}
+                  </Text>
+                )}
+                {overview.subjects.length > 0 && (
+                  <BarList
+                    max={limit || undefined}
+                    items={overview.subjects.map((subject) => ({
+                      key: subject.subjectId,
+                      label: subject.name,
+                      value: subject.spaceUsed,
+                      display: format.bytes(subject.spaceUsed),
+                    }))}
+                  />
+                )}
+              </Stack>
+            );
+          }}
+        </StatsPanel>
+      </SimpleGrid>
+    </Stack>
+  );
+}
