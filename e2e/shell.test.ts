@@ -50,6 +50,21 @@ describe('the dashboard shell', () => {
     await page.context().close();
   });
 
+  it('greets a new user once with the welcome tour, which the menu opens again', async () => {
+    const page = await signInAs(browser, stack, DEMO_USERS.dana, { keepTour: true });
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.innerText(), { timeout: 10_000 }).toContain('Welcome to the Ticket Dashboard');
+    for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('button', { name: 'Get started' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.reload();
+    await page.waitForTimeout(1500);
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Show the tour' }).click();
+    await expect.poll(() => page.getByRole('dialog').innerText(), { timeout: 10_000 }).toContain('Welcome to the Ticket Dashboard');
+    await page.context().close();
+  });
+
   it('switches to Arabic right-to-left and back', async () => {
     const page = await signInAs(browser, stack, DEMO_USERS.alice);
     await page.getByRole('button', { name: /^Language:/ }).click();

@@ -26,8 +26,9 @@ describe('signing in through the sandbox (demo mode)', () => {
     await page.waitForURL((url) => url.href.startsWith(`${stack.sandboxUrl}/oauth2/authorize`));
     await page.locator('button[data-user-id="1200000000000000001"]').click();
 
-    // Back on the dashboard with Alice's servers.
+    // Back on the dashboard with Alice's servers, greeted once by the welcome tour.
     await page.waitForURL(`${stack.url}/`);
+    await page.getByRole('button', { name: 'Skip tour' }).click();
     const pixelForge = page.locator('[data-server-id="1300000000000000001"]');
     await expect.poll(() => pixelForge.count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => pixelForge.innerText()).toContain('Pixel Forge');
@@ -51,6 +52,7 @@ describe('signing in through the sandbox (demo mode)', () => {
     await page.getByRole('button', { name: 'Sign in with Discord' }).click();
     await page.locator('button[data-user-id="1200000000000000003"]').click();
     await page.waitForURL(`${stack.url}/`);
+    await page.getByRole('button', { name: 'Skip tour' }).click();
     const quietGarden = page.locator('[data-server-id="1300000000000000004"]');
     await expect.poll(() => quietGarden.count(), { timeout: 15_000 }).toBe(1);
     expect(await quietGarden.innerText()).toContain('Quiet Garden');

@@ -18,7 +18,7 @@ export const DEMO_GUILDS = {
 } as const;
 
 /** A fresh browser context signed in as the demo user through the sandbox's consent page. */
-export async function signInAs(browser: Browser, stack: DemoStack, userId: string, options: { locale?: string } = {}): Promise<Page> {
+export async function signInAs(browser: Browser, stack: DemoStack, userId: string, options: { locale?: string; keepTour?: boolean } = {}): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   if (options.locale) {
     await context.addInitScript((locale) => localStorage.setItem('locale', locale), options.locale);
@@ -29,6 +29,12 @@ export async function signInAs(browser: Browser, stack: DemoStack, userId: strin
   await page.waitForURL((url) => url.href.startsWith(`${stack.sandboxUrl}/oauth2/authorize`));
   await page.locator(`button[data-user-id="${userId}"]`).click();
   await page.waitForURL((url) => url.href.startsWith(stack.url) && !url.pathname.startsWith('/callback'));
+  if (options.keepTour) return page;
+  // A first sign-in greets the user with the welcome tour; tests of other screens skip it.
+  const skip = page.getByRole('button', { name: 'Skip tour' });
+  await skip.waitFor({ timeout: 10_000 });
+  await skip.click();
+  await skip.waitFor({ state: 'detached' });
   return page;
 }
 

@@ -10,7 +10,7 @@ import { leafHandle } from '@/lib/routes';
 import { AppHeader } from './app-header';
 import { AppNavbar } from './app-navbar';
 import { ScreenTransition } from './screen-transition';
-import { TourHost } from './tour';
+import { WelcomeTour } from '@/features/onboarding/components/welcome-tour';
 
 const NAVBAR_ID = 'app-navbar';
 const MAIN_ID = 'main-content';
@@ -49,7 +49,7 @@ export function SignedInLayout() {
           <Outlet />
         </ScreenTransition>
       </AppShell.Main>
-      <TourHost />
+      <WelcomeTour />
     </AppShell>
   );
 }
