@@ -1,37 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from './support/browser';
-import { startDemoStack, type DemoStack } from './support/demo-stack';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { useDemoStack } from './support/demo-stack';
 import { DEMO_GUILDS, DEMO_USERS, seriousA11yViolations, signInAs } from './support/session';
 
-let stack: DemoStack;
-let browser: Browser;
-beforeAll(async () => {
-  stack = await startDemoStack();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const demo = useDemoStack();
 
 const NO_PERMISSION = 'You do not have the required permissions to access this page';
 const textOf = (page: Page) => page.locator('body').innerText();
 
 describe('the dashboard shell', () => {
   it('refuses a member an ADMIN route with the exact message and sends them to the Dashboard', async () => {
-    const page = await signInAs(browser, stack, DEMO_USERS.eli);
-    await page.goto(`${stack.url}/staff/${DEMO_GUILDS.pixelForge}/settings`);
+    const page = await signInAs(demo.browser, demo.stack, DEMO_USERS.eli);
+    await page.goto(`${demo.stack.url}/staff/${DEMO_GUILDS.pixelForge}/settings`);
     await expect.poll(() => textOf(page), { timeout: 15_000 }).toContain(NO_PERMISSION);
-    await page.waitForURL(`${stack.url}/`);
+    await page.waitForURL(`${demo.stack.url}/`);
     await page.context().close();
   });
 
   it('opens the staff area for an admin and remembers the server among the recent ones', async () => {
-    const page = await signInAs(browser, stack, DEMO_USERS.bruno);
+    const page = await signInAs(demo.browser, demo.stack, DEMO_USERS.bruno);
     const card = page.locator(`[data-server-id="${DEMO_GUILDS.pixelForge}"]`);
     await card.getByRole('link', { name: /Open dashboard/ }).click();
-    await page.waitForURL(`${stack.url}/staff/${DEMO_GUILDS.pixelForge}`);
+    await page.waitForURL(`${demo.stack.url}/staff/${DEMO_GUILDS.pixelForge}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).first().innerText(), { timeout: 15_000 }).toContain('Pixel Forge');
     // The menu now offers the server's admin screens.
     const nav = page.getByRole('navigation', { name: 'Main' });
@@ -39,7 +29,7 @@ describe('the dashboard shell', () => {
       expect(await nav.getByRole('link', { name: label, exact: true }).count(), label).toBeGreaterThan(0);
     }
     // Visit a second server, then the switcher lists both, the latest first.
-    await page.goto(`${stack.url}/staff/${DEMO_GUILDS.nightOwls}`);
+    await page.goto(`${demo.stack.url}/staff/${DEMO_GUILDS.nightOwls}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).first().innerText(), { timeout: 15_000 }).toContain('Night Owls');
     await page.getByRole('button', { name: /Switch server/i }).click();
     // Each item shows the server's icon (or initials) before its name.
@@ -51,7 +41,7 @@ describe('the dashboard shell', () => {
   });
 
   it('greets a new user once with the welcome tour, which the menu opens again', async () => {
-    const page = await signInAs(browser, stack, DEMO_USERS.dana, { keepTour: true });
+    const page = await signInAs(demo.browser, demo.stack, DEMO_USERS.dana, { keepTour: true });
     const dialog = page.getByRole('dialog');
     await expect.poll(() => dialog.innerText(), { timeout: 10_000 }).toContain('Welcome to the Ticket Dashboard');
     for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Next' }).click();
@@ -66,7 +56,7 @@ describe('the dashboard shell', () => {
   });
 
   it('switches to Arabic right-to-left and back', async () => {
-    const page = await signInAs(browser, stack, DEMO_USERS.alice);
+    const page = await signInAs(demo.browser, demo.stack, DEMO_USERS.alice);
     await page.getByRole('button', { name: /^Language:/ }).click();
     await page.getByRole('menuitem', { name: 'العربية' }).click();
     await expect.poll(() => page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
@@ -80,7 +70,7 @@ describe('the dashboard shell', () => {
   });
 
   it('logs out even when the logout call fails', async () => {
-    const page = await signInAs(browser, stack, DEMO_USERS.alice);
+    const page = await signInAs(demo.browser, demo.stack, DEMO_USERS.alice);
     await page.route('**/api/authentication/user', (route) =>
       route.request().method() === 'DELETE' ? route.fulfill({ status: 500, body: '{}' }) : route.continue(),
     );
@@ -93,7 +83,7 @@ describe('the dashboard shell', () => {
   });
 
   it('has no serious or critical accessibility issue on the shell screens', async () => {
-    const page = await signInAs(browser, stack, DEMO_USERS.alice);
+    const page = await signInAs(demo.browser, demo.stack, DEMO_USERS.alice);
     const screens = [
       '/',
       '/profile',
@@ -107,15 +97,15 @@ describe('the dashboard shell', () => {
     ];
     const problems: string[] = [];
     for (const path of screens) {
-      await page.goto(`${stack.url}${path}`);
+      await page.goto(`${demo.stack.url}${path}`);
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
       for (const violation of await seriousA11yViolations(page)) problems.push(`${path}: ${violation}`);
     }
     await page.context().close();
-    const context = await browser.newContext();
+    const context = await demo.browser.newContext();
     const login = await context.newPage();
-    await login.goto(`${stack.url}/login`);
+    await login.goto(`${demo.stack.url}/login`);
     await login.waitForLoadState('networkidle');
     for (const violation of await seriousA11yViolations(login)) problems.push(`/login: ${violation}`);
     await context.close();

@@ -1,33 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from './support/browser';
-import { startDemoStack, type DemoStack } from './support/demo-stack';
+import { describe, expect, it } from 'vitest';
+import { useDemoStack } from './support/demo-stack';
 
-let stack: DemoStack;
-let browser: Browser;
-beforeAll(async () => {
-  stack = await startDemoStack();
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const demo = useDemoStack();
 
 describe('signing in through the sandbox (demo mode)', () => {
   it('signs in as a demo user, shows their servers with roles, signs out, and the old token is refused', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${stack.url}/`);
+    const page = await demo.browser.newPage();
+    await page.goto(`${demo.stack.url}/`);
     // Signed out: the dashboard sends us to sign in.
     await page.waitForURL(/\/login/);
     await page.getByRole('button', { name: 'Sign in with Discord' }).click();
 
     // The sandbox's consent page lists the demo users.
-    await page.waitForURL((url) => url.href.startsWith(`${stack.sandboxUrl}/oauth2/authorize`));
+    await page.waitForURL((url) => url.href.startsWith(`${demo.stack.sandboxUrl}/oauth2/authorize`));
     await page.locator('button[data-user-id="1200000000000000001"]').click();
 
     // Back on the dashboard with Alice's servers, greeted once by the welcome tour.
-    await page.waitForURL(`${stack.url}/`);
+    await page.waitForURL(`${demo.stack.url}/`);
     await page.getByRole('button', { name: 'Skip tour' }).click();
     const pixelForge = page.locator('[data-server-id="1300000000000000001"]');
     await expect.poll(() => pixelForge.count(), { timeout: 15_000 }).toBe(1);
@@ -37,7 +26,7 @@ describe('signing in through the sandbox (demo mode)', () => {
 
     const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('auth') ?? '{}') as { state?: { token?: string } }).state?.token);
     expect(token).toMatch(/^tds_/);
-    const refresh = () => fetch(`${stack.url}/api/authentication/user/refresh`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const refresh = () => fetch(`${demo.stack.url}/api/authentication/user/refresh`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect((await refresh()).status).toBe(200);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
@@ -47,11 +36,11 @@ describe('signing in through the sandbox (demo mode)', () => {
   });
 
   it('shows an owner the server the bot has not joined, with Begin setup', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${stack.url}/login`);
+    const page = await demo.browser.newPage();
+    await page.goto(`${demo.stack.url}/login`);
     await page.getByRole('button', { name: 'Sign in with Discord' }).click();
     await page.locator('button[data-user-id="1200000000000000003"]').click();
-    await page.waitForURL(`${stack.url}/`);
+    await page.waitForURL(`${demo.stack.url}/`);
     await page.getByRole('button', { name: 'Skip tour' }).click();
     const quietGarden = page.locator('[data-server-id="1300000000000000004"]');
     await expect.poll(() => quietGarden.count(), { timeout: 15_000 }).toBe(1);

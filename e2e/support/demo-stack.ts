@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser } from './browser';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -67,6 +70,33 @@ export async function startDemoStack(): Promise<DemoStack> {
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One demo stack and one Chromium for the test file that calls it, started before its tests and
+ * stopped after them. Read `stack` and `browser` inside the tests.
+ */
+export function useDemoStack(): { readonly stack: DemoStack; readonly browser: Browser } {
+  let stack: DemoStack | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    stack = await startDemoStack();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+  return {
+    get stack() {
+      if (!stack) throw new Error('the demo stack is not running: use it inside a test');
+      return stack;
+    },
+    get browser() {
+      if (!browser) throw new Error('Chromium is not running: use it inside a test');
+      return browser;
     },
   };
 }

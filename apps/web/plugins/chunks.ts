@@ -27,7 +27,7 @@ export const codeSplitting = {
     },
     {
       name: 'mantine',
-      test: new RegExp(`${NODE_MODULES}@mantine[\\\\/](core[\\\\/]esm[\\\\/]core|hooks)[\\\\/]`),
+      test: new RegExp(`${NODE_MODULES}@mantine[\\\\/]core[\\\\/]esm[\\\\/]core[\\\\/]`),
       priority: 20,
     },
   ],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BooleanQuery, defineCall, PageQuery, pagedResult, ServerIdParams, Snowflake } from './common';
-import { DISCORD_LIMITS } from './settings';
+import { DISCORD_LIMITS } from './rules';
 
 export const WhitelabelStatus = z.enum(['NotRunning', 'Starting', 'Running', 'Failed']);
 export type WhitelabelStatus = z.infer<typeof WhitelabelStatus>;

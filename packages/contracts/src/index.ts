@@ -6,6 +6,7 @@ export * from './server-data';
 export * from './services';
 export * from './localization';
 export * from './settings';
+export * from './rules';
 export * from './files';
 export * from './support';
 export * from './payment';

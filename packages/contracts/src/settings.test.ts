@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import {
   CreateSubjectRequest,
   type Embed,
-  imageUrlWarning,
   MessageBody,
   PanelInput,
   PermissionOverwrite,
@@ -15,6 +14,7 @@ import {
   TemplateDraft,
   TemplateUpdate,
 } from './settings';
+import { imageUrlWarning } from './rules';
 
 const messagesOf = (r: z.ZodSafeParseResult<unknown>): string[] =>
   r.success ? [] : r.error.issues.map((i) => i.message);

@@ -15,7 +15,8 @@ import {
 } from './common';
 import { TicketFile } from './files';
 import { PublicUser } from './server-data';
-import { DISCORD_LIMITS, Embed, SubjectShort, TemplateId } from './settings';
+import { DISCORD_LIMITS } from './rules';
+import { Embed, SubjectShort, TemplateId } from './settings';
 
 export const TicketState = z.enum(['PendingUser', 'PendingStaff', 'AutoClose', 'Closed']);
 export type TicketState = z.infer<typeof TicketState>;

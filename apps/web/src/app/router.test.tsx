@@ -77,7 +77,7 @@ describe('the route table (SPEC §2)', () => {
     };
     await visit(routes);
     expect(lazyRoutes).toHaveLength(20);
-    expect(Object.keys(SCREENS)).toHaveLength(7);
+    expect(Object.keys(SCREENS)).toHaveLength(10);
   });
 });
 

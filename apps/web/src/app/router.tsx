@@ -87,11 +87,11 @@ export const routes: RouteObject[] = [
                     path: 'settings',
                     ...area('settingsArea', 'ADMIN'),
                     children: [
-                      { index: true, ...screen('settings', 'ADMIN'), lazy: staffSection('settings') },
-                      { path: ':subjectId', ...screen('subject', 'ADMIN'), lazy: staffSection('subject') },
+                      { index: true, ...screen('settings', 'ADMIN'), lazy: lazyScreen('subjects') },
+                      { path: ':subjectId', ...screen('subject', 'ADMIN'), lazy: lazyScreen('subjectSettings') },
                     ],
                   },
-                  { path: 'panels', ...screen('panels', 'ADMIN'), lazy: staffSection('panels') },
+                  { path: 'panels', ...screen('panels', 'ADMIN'), lazy: lazyScreen('panels') },
                   { path: 'whitelabel', ...screen('whitelabel', 'ADMIN'), lazy: staffSection('whitelabel') },
                   {
                     path: 'premium',

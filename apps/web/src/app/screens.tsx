@@ -1,5 +1,13 @@
 import type { ComponentType } from 'react';
-import type { StaffSection } from '@/lib/routes';
+import { loadLocaleArea } from '@/lib/i18n';
+import type { LocaleArea } from '@/locales/areas';
+import type { StaffFrameSection } from '@/features/staff/components/staff-frame-page';
+
+/** A screen's module, once the messages of its area (src/locales/areas.ts) are there too. */
+async function withArea<T>(area: LocaleArea, screen: Promise<T>): Promise<T> {
+  const [module] = await Promise.all([screen, loadLocaleArea(area)]);
+  return module;
+}
 
 /** The screens of the features, each its own chunk, loaded by the route that shows it. */
 export const SCREENS = {
@@ -7,6 +15,10 @@ export const SCREENS = {
   profile: async () => (await import('@/features/profile/components/profile-page')).ProfilePage,
   serverProfile: async () => (await import('@/features/server-profile/components/server-profile-page')).ServerProfilePage,
   staffHome: async () => (await import('@/features/staff/components/staff-home-page')).StaffHomePage,
+  subjects: async () => (await withArea('settings', import('@/features/settings/components/subjects-page'))).SubjectsPage,
+  subjectSettings: async () =>
+    (await withArea('settings', import('@/features/settings/components/subject-settings-page'))).SubjectSettingsPage,
+  panels: async () => (await withArea('panels', import('@/features/panels/components/panels-page'))).PanelsPage,
   staffFrame: async () => (await import('@/features/staff/components/staff-frame-page')).StaffFramePage,
   myTickets: async () => (await import('@/features/tickets/components/my-tickets-page')).MyTicketsPage,
   inviteCallback: async () => (await import('@/features/invite/components/invite-callback-page')).InviteCallbackPage,
@@ -25,7 +37,7 @@ export const lazyScreen = (name: Exclude<ScreenName, 'staffFrame'>) => async () 
 };
 
 /** A route of the staff frame: the same screen, told which section to show. */
-export const staffSection = (section: StaffSection) => async () => {
+export const staffSection = (section: StaffFrameSection) => async () => {
   const StaffFramePage = await SCREENS.staffFrame();
   return { element: <StaffFramePage section={section} /> };
 };

@@ -1,6 +1,8 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { LOCALE_PARTS } from 'virtual:locale-parts';
 import { UI_LANGUAGES } from 'virtual:ui-languages';
+import type { LocaleArea, LocalePart } from '../locales/areas';
 import type en from '../locales/en.json';
 
 declare module 'i18next' {
@@ -24,11 +26,12 @@ export const FALLBACK_LOCALE: LocaleCode = 'en';
 export const SUPPORTED_LOCALES: readonly LocaleCode[] = UI_LANGUAGES.map((language) => language.code);
 const STORAGE_KEY = 'locale';
 
-// One chunk per language, fetched only when chosen: the first screen carries none of them.
-const loaders = import.meta.glob<{ default: Translations }>('../locales/*.json');
-/** Each language's file loader, by code (exported so that tests can make one fail). */
-export const localeLoaders = new Map(
-  Object.entries(loaders).map(([file, load]) => [file.slice(file.lastIndexOf('/') + 1, -'.json'.length), load]),
+// One chunk per language and part, fetched only when chosen: the first screen carries the shell
+// part of the user's language (and English's, the fallback), and an area's part comes with its
+// screens (`loadLocaleArea`).
+/** Each language's loader of one part, by code (exported so that tests can make one fail). */
+export const localeLoaders = new Map<string, (part: LocalePart) => Promise<{ default: Translations }>>(
+  Object.entries(LOCALE_PARTS).map(([code, parts]) => [code, (part: LocalePart) => parts[part]()] as const),
 );
 
 export const isSupportedLocale = (value: unknown): value is LocaleCode =>
@@ -61,14 +64,43 @@ export function storedLocale(): LocaleCode {
   }
 }
 
-async function loadTranslations(locale: string): Promise<Translations> {
+async function loadTranslations(locale: string, part: LocalePart = 'shell'): Promise<Translations> {
   const load = localeLoaders.get(locale);
   if (!load) throw new LocaleLoadError(locale);
   try {
-    return (await load()).default;
+    return (await load(part)).default;
   } catch (error) {
     throw new LocaleLoadError(locale, error);
   }
+}
+
+/** The areas some screen has needed so far: a language switched to later gets them too. */
+const neededAreas = new Set<LocaleArea>();
+/** Per language, the areas already added to its messages. */
+const loadedAreas = new Map<string, Set<LocaleArea>>();
+
+async function addArea(locale: string, area: LocaleArea): Promise<void> {
+  const loaded = loadedAreas.get(locale) ?? new Set<LocaleArea>();
+  if (loaded.has(area)) return;
+  const messages = await loadTranslations(locale, area);
+  i18n.addResourceBundle(locale, 'translation', messages, true, true);
+  loaded.add(area);
+  loadedAreas.set(locale, loaded);
+}
+
+/**
+ * Adds an area's messages (src/locales/areas.ts) in the current language and in English before a
+ * screen of that area shows. When the current language's part cannot be loaded, the screen shows
+ * in English rather than not at all; only a failure of the English part rejects.
+ */
+export async function loadLocaleArea(area: LocaleArea): Promise<void> {
+  neededAreas.add(area);
+  const current = i18n.language;
+  const [fallback] = await Promise.allSettled([
+    addArea(FALLBACK_LOCALE, area),
+    current && current !== FALLBACK_LOCALE ? addArea(current, area) : Promise.resolve(),
+  ]);
+  if (fallback.status === 'rejected') throw fallback.reason;
 }
 
 function applyToDocument(locale: string): void {
@@ -91,6 +123,8 @@ export function takeStartupLocaleFailure(): LocaleLoadError | undefined {
 let listening = false;
 
 export async function initI18n(locale: string = storedLocale()): Promise<typeof i18n> {
+  neededAreas.clear();
+  loadedAreas.clear();
   const wanted = isSupportedLocale(locale) ? locale : FALLBACK_LOCALE;
   const [fallback, chosen] = await Promise.allSettled([
     loadTranslations(FALLBACK_LOCALE),
@@ -135,6 +169,7 @@ export async function setLocale(locale: string): Promise<void> {
   if (!i18n.hasResourceBundle(next, 'translation')) {
     i18n.addResourceBundle(next, 'translation', await loadTranslations(next));
   }
+  await Promise.all([...neededAreas].map((area) => addArea(next, area)));
   try {
     await i18n.changeLanguage(next);
     localStorage.setItem(STORAGE_KEY, next);

@@ -1,7 +1,8 @@
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { useAuthStore } from '@/lib/auth-store';
-import { initI18n } from '@/lib/i18n';
+import { initI18n, loadLocaleArea } from '@/lib/i18n';
+import { LOCALE_AREAS } from '@/locales/areas';
 import { loadNotifications, notificationsRequested } from '@/lib/notify';
 
 // jsdom has none of these; Mantine and the router's scroll restoration call them.
@@ -27,6 +28,8 @@ globalThis.ResizeObserver ??= class {
 
 beforeAll(async () => {
   await initI18n('en');
+  // The screens' routes load their areas' messages; a test renders the screens directly.
+  await Promise.all(LOCALE_AREAS.map(loadLocaleArea));
 });
 
 afterEach(async () => {

@@ -45,6 +45,9 @@ const ticketPage = (count: number) => ({
   elements: Array.from({ length: count }, (_, index) => ({ ticketId: `t${index}` })),
 });
 
+/** A server with the bot and nothing set up yet answers empty lists. */
+const none = () => json([]);
+
 type Answers = Partial<Record<'subjects' | 'panels' | 'tickets', (request: Recorded) => Response>>;
 
 /** The login config, and the checklist's three calls for the owned server as `answers` say (404 by default). */
@@ -52,8 +55,8 @@ function server(answers: Answers = {}) {
   return mockFetch((request) => {
     const url = request.url;
     if (url.endsWith('/login/config')) return json(loginConfig);
-    if (url.endsWith(`/settings/servers/${OWNED}/subjects`)) return (answers.subjects ?? notFound)(request);
-    if (url.endsWith(`/settings/servers/${OWNED}/panels`)) return (answers.panels ?? notFound)(request);
+    if (url.endsWith(`/settings/servers/${OWNED}/subjects`)) return (answers.subjects ?? none)(request);
+    if (url.endsWith(`/settings/servers/${OWNED}/panels`)) return (answers.panels ?? none)(request);
     if (url.includes(`/support/servers/${OWNED}/tickets`)) return (answers.tickets ?? notFound)(request);
     return notFound();
   });
@@ -159,7 +162,7 @@ describe('DashboardPage', () => {
     expect(screen.getByText('No server matches “lozzz”.')).toBeTruthy();
   });
 
-  it('computes the checklist from the server: 404 is "not yet", data is "done"', async () => {
+  it('computes the checklist from the server: nothing yet is "not yet", data is "done"', async () => {
     signIn(testUser());
     const { calls } = server({ panels: () => json([panel]) });
     renderPage(<DashboardPage />);

@@ -1,7 +1,7 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
-import { panelsQueryOptions } from '@/features/staff/api/get-panels';
+import { panelsQueryOptions } from '@/features/panels/api/get-panels';
 import { serverTicketsQueryOptions } from '@/features/staff/api/get-server-tickets';
-import { subjectsQueryOptions } from '@/features/staff/api/get-subjects';
+import { subjectsQueryOptions } from '@/features/settings/api/get-subjects';
 import { type ChecklistItemId, type ChecklistStatus, summarizeSubjects } from '../checklist';
 
 export interface ChecklistEntry {

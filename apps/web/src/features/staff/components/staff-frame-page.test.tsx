@@ -31,9 +31,6 @@ function backend(server: ServerDetails | null, routes: Record<string, (request: 
 }
 
 const PATTERNS: Partial<Record<StaffFrameSection, [string, string]>> = {
-  settings: ['/staff/:serverId/settings', `/staff/${SERVER}/settings`],
-  subject: ['/staff/:serverId/settings/:subjectId', `/staff/${SERVER}/settings/s-404`],
-  panels: ['/staff/:serverId/panels', `/staff/${SERVER}/panels`],
   whitelabel: ['/staff/:serverId/whitelabel', `/staff/${SERVER}/whitelabel`],
   premium: ['/staff/:serverId/premium', `/staff/${SERVER}/premium`],
   premiumSuccess: ['/staff/:serverId/premium/success', `/staff/${SERVER}/premium/success?session_id=cs_1`],
@@ -77,64 +74,13 @@ const ticketItem = (number: number) => ({
 describe('StaffFramePage', () => {
   it('frames the screen: title, server, breadcrumb back to the dashboard and the server', async () => {
     backend(details());
-    open('settings');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+    open('tickets');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tickets' })).toBeTruthy();
     const crumbs = within(screen.getByRole('navigation', { name: 'Breadcrumb' }));
     expect(crumbs.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/');
     expect(crumbs.getByRole('link', { name: 'Analytical Engine' }).getAttribute('href')).toBe(`/staff/${SERVER}`);
-    expect(crumbs.getByText('Settings').getAttribute('aria-current')).toBe('page');
+    expect(crumbs.getByText('Tickets').getAttribute('aria-current')).toBe('page');
     expect(await screen.findByText('Free · level 0')).toBeTruthy();
-  });
-
-  it('settings: explains subjects, and a 404 is "No subjects yet" with the plan limit', async () => {
-    backend(details());
-    open('settings');
-    expect(await screen.findByText('No subjects yet')).toBeTruthy();
-    expect(screen.getByText(/Subjects are the kinds of tickets members can open/)).toBeTruthy();
-    expect(await screen.findByText('0 of 3 subjects used')).toBeTruthy();
-    expect(screen.queryByRole('alert')).toBeNull();
-  });
-
-  it('settings: lists the live subjects with a link to each', async () => {
-    const subject = (subjectId: string, name: string, extra = {}) => ({
-      subjectId,
-      serverId: SERVER,
-      name,
-      deleted: false,
-      active: true,
-      index: 0,
-      disableCreation: false,
-      questions: ['q1'],
-      staffRoles: { value: ['1', '2'], inherits: false },
-      ...extra,
-    });
-    backend(details('premium'), {
-      [`/api/settings/servers/${SERVER}/subjects`]: () =>
-        json([subject('s1', 'Billing'), subject('s2', 'Old', { deleted: true }), subject('s3', 'Reports', { index: 1 })]),
-    });
-    open('settings');
-    const link = await screen.findByRole('link', { name: 'Billing' });
-    expect(link.getAttribute('href')).toBe(`/staff/${SERVER}/settings/s1`);
-    expect(screen.getByRole('link', { name: 'Reports' })).toBeTruthy();
-    expect(screen.queryByText('Old')).toBeNull();
-    expect(await screen.findByText('2 of 25 subjects used')).toBeTruthy();
-    expect(screen.getAllByText('2 staff roles · 1 form question')).toHaveLength(2);
-  });
-
-  it('a subject that is not there says so', async () => {
-    backend(details());
-    open('subject');
-    expect(await screen.findByText('This subject does not exist')).toBeTruthy();
-    const crumbs = within(screen.getByRole('navigation', { name: 'Breadcrumb' }));
-    expect(crumbs.getByRole('link', { name: 'Settings' }).getAttribute('href')).toBe(`/staff/${SERVER}/settings`);
-  });
-
-  it('panels: a 404 is "No panels yet", explained', async () => {
-    backend(details());
-    open('panels');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Panels' })).toBeTruthy();
-    expect(await screen.findByText('No panels yet')).toBeTruthy();
-    expect(screen.getByText(/A panel is a message the bot posts/)).toBeTruthy();
   });
 
   it('tickets: a 404 is "No tickets yet"', async () => {
@@ -234,11 +180,11 @@ describe('StaffFramePage', () => {
         ? json({ inviteUrl: 'https://discord.example/oauth2/authorize?client_id=1&scope=bot' })
         : notFound(),
     );
-    open('panels');
+    open('tickets');
     expect(await screen.findByText('The bot is not on this server')).toBeTruthy();
     const link = await screen.findByRole('link', { name: 'Begin setup' });
     expect(new URL(link.getAttribute('href') ?? '').searchParams.get('guild_id')).toBe(SERVER);
-    expect(screen.queryByText('No panels yet')).toBeNull();
+    expect(screen.queryByText('No tickets yet')).toBeNull();
   });
 
   it('never says "coming soon"', async () => {

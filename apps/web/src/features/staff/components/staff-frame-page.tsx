@@ -5,21 +5,20 @@ import { useParams } from 'react-router';
 import { LoadError } from '@/components/load-error';
 import { paths, type StaffSection } from '@/lib/routes';
 import { useServerTicket } from '../api/get-server-ticket';
-import { useSubject } from '../api/get-subject';
 import { type CurrentServer, useCurrentServer } from '../hooks/use-current-server';
 import { BotMissing } from './bot-missing';
-import { PanelsSection } from './sections/panels-section';
 import { PremiumResultSection } from './sections/premium-result-section';
 import { PremiumSection } from './sections/premium-section';
-import { SubjectSection } from './sections/subject-section';
-import { SubjectsSection } from './sections/subjects-section';
 import { TicketSection } from './sections/ticket-section';
 import { TicketsSection } from './sections/tickets-section';
 import { WhitelabelSection } from './sections/whitelabel-section';
 import { type Crumb, StaffPageHeader } from './staff-page-header';
 
-/** One per route of the staff frame (see app/router.tsx). */
-export type StaffFrameSection = StaffSection;
+/**
+ * One per route of the staff frame (see app/router.tsx). Settings, a subject's settings and the
+ * panels have screens of their own (features/settings, features/panels).
+ */
+export type StaffFrameSection = Exclude<StaffSection, 'settings' | 'subject' | 'panels'>;
 
 /**
  * The frame of every staff-mode screen below the server's home: title, server, breadcrumb, and
@@ -37,8 +36,6 @@ export function StaffFramePage({ section }: { section: StaffFrameSection }) {
   const blocked = current.notFound;
 
   switch (section) {
-    case 'subject':
-      return <SubjectFrame current={current} notice={notice} blocked={blocked} />;
     case 'ticket':
       return <TicketFrame current={current} notice={notice} blocked={blocked} />;
     default:
@@ -76,10 +73,6 @@ function Frame({ current, title, trail, children }: { current: CurrentServer; ti
 function SectionBody({ section, current }: { section: StaffFrameSection; current: CurrentServer }) {
   const { serverId, plan, server } = current;
   switch (section) {
-    case 'settings':
-      return <SubjectsSection current={current} />;
-    case 'panels':
-      return <PanelsSection serverId={serverId} />;
     case 'whitelabel':
       return <WhitelabelSection current={current} />;
     case 'premium':
@@ -93,28 +86,10 @@ function SectionBody({ section, current }: { section: StaffFrameSection; current
       return <PremiumResultSection serverId={serverId} result="updateSuccess" />;
     case 'tickets':
       return <TicketsSection serverId={serverId} />;
-    case 'subject':
     case 'ticket':
-      // Rendered by their own frames, which load the record the title names.
+      // Rendered by its own frame, which load the record the title names.
       return null;
   }
-}
-
-/** `/staff/:serverId/settings/:subjectId`: titled with the subject's name once it is known. */
-function SubjectFrame({ current, notice, blocked }: RecordFrameProps) {
-  const { t } = useTranslation();
-  const { subjectId = '' } = useParams();
-  const query = useSubject(current.serverId, subjectId);
-  return (
-    <Frame
-      current={current}
-      title={query.data?.name ?? t('staff.sections.subject')}
-      trail={[{ label: t('staff.sections.settings'), to: paths.settings(current.serverId) }]}
-    >
-      {notice}
-      {!blocked && <SubjectSection query={query} />}
-    </Frame>
-  );
 }
 
 /** `/staff/:serverId/tickets/:ticketId`: titled with the ticket's number once it is known. */

@@ -1,19 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Subject } from '@ticket/contracts';
 import { getApi } from '@/lib/api';
-import { whenNotFound } from './when-not-found';
+import { settingsKeys } from './keys';
 
 export const getSubjects = (serverId: string, signal?: AbortSignal): Promise<Subject[]> =>
-  whenNotFound(getApi().settings.getSubjects({ params: { serverId } }, { signal }), []);
+  getApi().settings.getSubjects({ params: { serverId } }, { signal });
 
 export const subjectsQueryOptions = (serverId: string) =>
   queryOptions({
-    queryKey: ['settings', serverId, 'subjects'],
+    queryKey: settingsKeys.subjects(serverId),
     queryFn: ({ signal }) => getSubjects(serverId, signal),
   });
 
 export const useSubjects = (serverId: string) => useQuery(subjectsQueryOptions(serverId));
 
-/** The subjects a server really has: deleted ones stay in storage but are gone for the user. */
-export const liveSubjects = (subjects: Subject[]): Subject[] =>
+/** The subjects the server really has, in their order: deleted ones stay stored but are gone for the user. */
+export const liveSubjects = (subjects: readonly Subject[]): Subject[] =>
   subjects.filter((subject) => !subject.deleted).sort((a, b) => a.index - b.index);

@@ -1,0 +1,70 @@
+import { Stack, Tabs, Text } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { LoadError } from '@/components/load-error';
+import { LoadingBlock } from '@/components/loading-block';
+import { BotMissing } from '@/features/staff/components/bot-missing';
+import { StaffPageHeader } from '@/features/staff/components/staff-page-header';
+import { useCurrentServer } from '@/features/staff/hooks/use-current-server';
+import { useServerCacheFor } from '../hooks/use-server-cache-for';
+import { SubjectList } from './subjects/subject-list';
+
+// The activity log is read less often than the list: it loads when its tab is opened.
+const AuditLog = lazy(async () => ({ default: (await import('./subjects/audit-log')).AuditLog }));
+
+/** `/staff/:serverId/settings`: the server's subjects, and who changed what. */
+export function SubjectsPage() {
+  const { t } = useTranslation();
+  const current = useCurrentServer();
+  const { serverId } = current;
+  useServerCacheFor(serverId);
+  const [search, setSearch] = useSearchParams();
+  const tab = search.get('tab') === 'activity' && current.isAdmin ? 'activity' : 'subjects';
+
+  return (
+    <Stack gap="lg" maw={1200} mx="auto">
+      <StaffPageHeader current={current} title={t('staff.sections.settings')} />
+      {current.notFound ? (
+        <BotMissing serverId={serverId} canInvite={current.isAdmin} />
+      ) : (
+        <>
+          {current.error ? <LoadError message={t('staff.serverLoadFailed')} onRetry={current.refetch} /> : null}
+          <Tabs
+            value={tab}
+            keepMounted={false}
+            onChange={(next) =>
+              setSearch(
+                (params) => {
+                  const nextParams = new URLSearchParams(params);
+                  if (next === 'activity') nextParams.set('tab', 'activity');
+                  else nextParams.delete('tab');
+                  return nextParams;
+                },
+                { replace: true, preventScrollReset: true },
+              )
+            }
+          >
+            <Tabs.List aria-label={t('settings.subjects.tabs')}>
+              <Tabs.Tab value="subjects">{t('settings.subjects.tab')}</Tabs.Tab>
+              {current.isAdmin && <Tabs.Tab value="activity">{t('settings.audit.tab')}</Tabs.Tab>}
+            </Tabs.List>
+            <Tabs.Panel value="subjects" pt="md">
+              <Stack gap="md">
+                <Text>{t('settings.subjects.explanation')}</Text>
+                <SubjectList current={current} />
+              </Stack>
+            </Tabs.Panel>
+            {current.isAdmin && (
+              <Tabs.Panel value="activity" pt="md">
+                <Suspense fallback={<LoadingBlock />}>
+                  <AuditLog serverId={serverId} />
+                </Suspense>
+              </Tabs.Panel>
+            )}
+          </Tabs>
+        </>
+      )}
+    </Stack>
+  );
+}
