@@ -2,6 +2,7 @@
  * `npm start`: the dashboard and all eight services on one port. Without chat-platform
  * credentials it runs in demo mode: the local sandbox stands in for the platform.
  */
+import { randomBytes } from 'node:crypto';
 import { loadDemoFixtures, startSandbox } from '../apps/sandbox/src/index';
 import { loadConfig } from '../apps/server/src/config';
 import { seedDemoServers, type DemoServer } from '../apps/server/src/demo/seed';
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
       DISCORD_API_URL: `${url}/api`,
       DISCORD_AUTHORIZE_URL: `${url}/oauth2/authorize`,
       DISCORD_CDN_URL: `${url}/cdn`,
+      DISCORD_APP_URL: `${url}/app`,
     });
     // Platform credentials stay unset so the server knows it is in demo mode; the sandbox's are passed directly.
     const config = loadConfig(env);
@@ -28,7 +30,11 @@ async function main(): Promise<void> {
       clientId: application.clientId,
       clientSecret: application.clientSecret,
       botToken: application.botToken,
+      publicKey: sandbox.publicKey,
     };
+    // The sandbox plays the bot worker too: it reports members' messages in ticket channels with an operator key.
+    const workerKey = randomBytes(24).toString('hex');
+    config.adminKeys = [...config.adminKeys, workerKey];
     // Each demo server on another plan, so every plan's screens can be tried.
     const plans: DemoServer['plan'][] = ['free', 'premium', 'enterprise'];
     const demoServers: DemoServer[] = guilds
@@ -40,6 +46,11 @@ async function main(): Promise<void> {
         staffRoleIds: g.roles.filter((r) => r.name === 'Support Staff').map((r) => r.id),
       }));
     const server = await startServer(config, (built) => seedDemoServers(built.database.db, built.services.settings, demoServers));
+    // Members' clicks in the sandbox reach the interactions endpoint, signed with the sandbox's key.
+    sandbox.configure({
+      interactionsUrl: `${server.url}/api/support/discord`,
+      botWorker: { apiUrl: `${server.url}/api/support`, authorization: `Admin ${workerKey}` },
+    });
     console.log(`\n  Ticket dashboard (demo mode) → ${server.url}\n  Chat-platform sandbox       → ${url}\n  Sign in with one of the demo users on the sandbox's consent page.\n`);
   } else {
     const server = await startServer(loadConfig(env));

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { attachmentJson } from './cdn.ts';
+import { registerInteractionControlRoutes } from './control-interactions.ts';
 import { mintGrant, tokenResponse } from './oauth.ts';
 import { describeUser, standingIn } from './personas.ts';
+import { describeConfig } from './sandbox-config.ts';
 import { toGuildMember } from './serializers.ts';
 import { discordTimestamp } from './snowflake.ts';
 import type { FaultStatus, GuildState, SandboxState } from './state.ts';
@@ -36,7 +38,10 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
   const p = CONTROL_PREFIX;
 
   app.get(`${p}/state`, async () => ({
-    application: { ...state.application },
+    application: { ...state.application, publicKey: state.publicKey },
+    /** Hex of the raw Ed25519 key interactions are signed with (the portal's "Public Key"). */
+    publicKey: state.publicKey,
+    config: describeConfig(state),
     now: discordTimestamp(state.now()),
     users: [...state.users.values()].map((user) => ({
       ...user,
@@ -58,7 +63,13 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
       botMember: state.isBotIn(g),
       memberCount: g.members.size,
       roles: g.roles.map((r) => ({ id: r.id, name: r.name, permissions: r.permissions, managed: r.managed })),
-      channels: g.channels.map((c) => ({ id: c.id, name: c.name, type: c.type, parentId: 'parent_id' in c ? (c.parent_id ?? null) : null })),
+      channels: g.channels.map((c) => ({
+        id: c.id,
+        name: c.name,
+        type: c.type,
+        parentId: 'parent_id' in c ? (c.parent_id ?? null) : null,
+        createdByBot: state.botCreatedChannels.has(c.id),
+      })),
     })),
     counts: {
       codes: state.codes.size,
@@ -66,6 +77,9 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
       messages: state.messages.size,
       faults: state.faults.length,
       requests: state.requests.length,
+      interactions: state.interactions.size,
+      ephemeralMessages: state.ephemeralMessages.size,
+      openModals: state.openModals.size,
     },
   }));
 
@@ -253,6 +267,8 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
     state.clockOffsetMs += seconds * 1000;
     return { now: discordTimestamp(state.now()), offsetMs: state.clockOffsetMs };
   });
+
+  registerInteractionControlRoutes(app, state, p);
 }
 
 function describeFault(fault: SandboxState['faults'][number]) {

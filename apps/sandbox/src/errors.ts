@@ -44,6 +44,10 @@ export const emptyMessage = () => new DiscordApiError(400, 'Cannot send an empty
 export const nonTextChannel = () =>
   new DiscordApiError(400, 'Cannot send messages in a non-text channel', RESTJSONErrorCodes.CannotSendMessagesInNonTextChannel);
 export const invalidJson = () => new DiscordApiError(400, 'The request body contains invalid JSON.', RESTJSONErrorCodes.RequestBodyContainsInvalidJSON);
+export const unknownWebhook = () => new DiscordApiError(404, 'Unknown Webhook', RESTJSONErrorCodes.UnknownWebhook);
+export const unknownInteraction = () => new DiscordApiError(404, 'Unknown interaction', RESTJSONErrorCodes.UnknownInteraction);
+export const alreadyAcknowledged = () =>
+  new DiscordApiError(400, 'Interaction has already been acknowledged.', RESTJSONErrorCodes.InteractionHasAlreadyBeenAcknowledged);
 export const invalidFormBody = (errors: FormErrorTree) =>
   new DiscordApiError(400, 'Invalid Form Body', RESTJSONErrorCodes.InvalidFormBodyOrContentType, errors);
 

@@ -64,6 +64,31 @@ button.secondary { background:transparent; color:var(--text); text-decoration:un
 .error { border-left:4px solid var(--danger); padding:8px 12px; background:#1e1f22; border-radius:4px; }
 table { width:100%; border-collapse:collapse; font-size:13px; }
 th, td { text-align:left; padding:6px 4px; border-bottom:1px solid var(--line); vertical-align:top; }
+ol.messages { list-style:none; margin:0; padding:0; }
+.message { padding:10px 0; border-bottom:1px solid var(--line); }
+.message-head { display:flex; flex-wrap:wrap; gap:8px; align-items:baseline; margin:0; }
+.author { font-weight:600; }
+.app-tag { font-size:10px; font-weight:700; background:var(--accent); color:#fff; border-radius:3px; padding:0 4px; }
+.content { white-space:pre-wrap; overflow-wrap:anywhere; margin:4px 0; }
+.embed { border-left:4px solid var(--accent); background:#1e1f22; border-radius:4px; padding:8px 12px; margin:6px 0; }
+.embed dl { margin:6px 0 0; }
+.embed dt { font-weight:600; font-size:13px; }
+.embed dd { margin:0 0 6px; white-space:pre-wrap; }
+.components { display:flex; flex-wrap:wrap; gap:8px; margin-top:6px; align-items:center; }
+.components form { display:inline-flex; flex-wrap:wrap; gap:6px; align-items:center; margin:0; }
+button.secondary-style { background:#4e5058; }
+button.success-style { background:#248046; }
+button.danger-style { background:#da373c; }
+.only-you { border:1px dashed var(--muted); border-radius:6px; padding:4px 12px; margin:12px 0; }
+.modal { border:2px solid var(--accent); border-radius:8px; padding:16px; margin:16px 0; }
+.modal h2, .channel-section h2 { font-size:16px; text-transform:none; letter-spacing:0; color:var(--text); margin-top:0; }
+.field { display:flex; flex-direction:column; gap:4px; margin:12px 0; }
+input[type=text], textarea { font:inherit; background:#1e1f22; color:var(--text); border:1px solid var(--line); border-radius:4px; padding:8px; width:100%; }
+textarea { min-height:72px; resize:vertical; }
+input:focus-visible, textarea:focus-visible { outline:3px solid #00a8fc; outline-offset:2px; }
+nav.people { margin-bottom:20px; }
+nav.people ul { display:flex; flex-wrap:wrap; gap:4px 12px; list-style:none; padding:0; margin:0; }
+nav.people a[aria-current="page"] { font-weight:700; color:var(--text); text-decoration:none; }
 `;
 
 export function page(title: string, body: Html, options: { wide?: boolean } = {}): string {

@@ -4,7 +4,10 @@ import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import { identifyCaller } from './api-auth.ts';
+import { registerChannelManagementRoutes } from './api-channel-management.ts';
 import { registerChannelRoutes } from './api-channels.ts';
+import { registerInteractionRoutes } from './api-interactions.ts';
+import { registerChannelPages } from './channel-page.ts';
 import { registerCdnRoutes } from './cdn.ts';
 import { registerGuildRoutes } from './api-guilds.ts';
 import { registerUserRoutes } from './api-users.ts';
@@ -14,6 +17,8 @@ import { assertFixtures, loadDemoFixtures } from './fixtures.ts';
 import type { Fixtures } from './fixtures.ts';
 import { registerOAuthRoutes } from './oauth.ts';
 import { registerPages } from './pages.ts';
+import { applyConfigureOptions, checkConfigureOptions } from './sandbox-config.ts';
+import type { BotWorkerConfig, ConfigureOptions } from './sandbox-config.ts';
 import { discordTimestamp } from './snowflake.ts';
 import { SandboxState } from './state.ts';
 import type { AuthKind, Fault, FaultStatus } from './state.ts';
@@ -21,7 +26,20 @@ import type { AuthKind, Fault, FaultStatus } from './state.ts';
 export { loadDemoFixtures, validateFixtures } from './fixtures.ts';
 export type { Fixtures, FixtureApplication, FixtureChannel, FixtureGuild, FixtureMember, FixtureUser } from './fixtures.ts';
 export { SandboxState } from './state.ts';
-export type { Fault, FaultStatus, RequestLogEntry, StoredAttachment, StoredMessage } from './state.ts';
+export type {
+  EphemeralMessage,
+  Fault,
+  FaultStatus,
+  InteractionProblem,
+  InteractionRecord,
+  OpenModal,
+  RequestLogEntry,
+  StoredAttachment,
+  StoredMessage,
+} from './state.ts';
+export type { BotWorkerConfig, ConfigureOptions, SandboxConfig } from './sandbox-config.ts';
+export type { InteractionView, ModalView } from './interaction-views.ts';
+export type { ForwardResult, MemberMessageResult } from './member-messages.ts';
 export { CONTROL_PREFIX } from './control.ts';
 export { DISCORD_EPOCH, snowflakeTime } from './snowflake.ts';
 
@@ -30,6 +48,20 @@ export interface CreateSandboxOptions {
   /** Clock for codes, tokens, timestamps and snowflakes; tests pass a controllable one. */
   now?: () => number;
   logger?: boolean;
+  /** The application's Interactions Endpoint URL: member clicks and modal submits are POSTed there, signed. */
+  interactionsUrl?: string;
+  /** Forward member messages in channels the bot created to the product's Ticket API, as its bot worker would. */
+  botWorker?: BotWorkerConfig;
+}
+
+/** A sandbox made by createSandbox: the app to inject into, its state, and its application identity. */
+export interface Sandbox {
+  app: FastifyInstance;
+  state: SandboxState;
+  /** Lowercase hex of the application's raw Ed25519 public key, as the developer portal shows it. */
+  publicKey: string;
+  /** Changes the wiring at run time; an omitted key stays, `null` switches it off. Throws on bad input. */
+  configure(options: ConfigureOptions): void;
 }
 
 export interface StartSandboxOptions extends CreateSandboxOptions {
@@ -38,11 +70,9 @@ export interface StartSandboxOptions extends CreateSandboxOptions {
   host?: string;
 }
 
-export interface RunningSandbox {
+export interface RunningSandbox extends Sandbox {
   url: string;
   close(): Promise<void>;
-  state: SandboxState;
-  app: FastifyInstance;
 }
 
 export const API_PREFIX = '/api/v10';
@@ -93,11 +123,21 @@ function sendFault(reply: FastifyReply, fault: Fault, bucket: string, nowMs: num
   return reply.code(fault.status).send({ message: `${fault.status}: ${STATUS_CODES[fault.status] ?? 'Error'}`, code: 0 });
 }
 
-export async function createSandbox(options: CreateSandboxOptions = {}): Promise<{ app: FastifyInstance; state: SandboxState }> {
+export async function createSandbox(options: CreateSandboxOptions = {}): Promise<Sandbox> {
   const fixtures = options.fixtures ?? loadDemoFixtures();
   assertFixtures(fixtures);
   const state = new SandboxState(fixtures, options.now ?? Date.now);
-  const app = Fastify({ logger: options.logger ?? false });
+  const configure = (change: ConfigureOptions): void => {
+    const checked = checkConfigureOptions(change);
+    if (!checked.ok) throw new Error(`Invalid sandbox configuration: ${checked.error}`);
+    applyConfigureOptions(state, checked.value);
+  };
+  const initial: ConfigureOptions = {};
+  if (options.interactionsUrl !== undefined) initial.interactionsUrl = options.interactionsUrl;
+  if (options.botWorker !== undefined) initial.botWorker = options.botWorker;
+  configure(initial);
+  // Interaction tokens travel in paths and are a few hundred characters long, far past Fastify's default 100.
+  const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: 1024 } });
   await app.register(formbody);
 
   const info = new WeakMap<FastifyRequest, RequestInfo>();
@@ -170,6 +210,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
 
   registerCdnRoutes(app, state);
   registerPages(app, state);
+  registerChannelPages(app, state);
   registerOAuthRoutes(app, state);
   registerControlRoutes(app, state);
   await app.register(
@@ -177,20 +218,23 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
       registerUserRoutes(api, state);
       registerGuildRoutes(api, state);
       registerChannelRoutes(api, state);
+      registerChannelManagementRoutes(api, state);
+      registerInteractionRoutes(api, state);
     },
     { prefix: API_PREFIX },
   );
   await app.ready();
-  return { app, state };
+  return { app, state, publicKey: state.publicKey, configure };
 }
 
 export async function startSandbox(options: StartSandboxOptions): Promise<RunningSandbox> {
-  const { app, state } = await createSandbox(options);
+  const sandbox = await createSandbox(options);
+  const { app } = sandbox;
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   // A wildcard bind is reachable on loopback; that is the address clients should be given.
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return { url: `http://${urlHost}:${port}`, close: () => app.close(), state, app };
+  return { ...sandbox, url: `http://${urlHost}:${port}`, close: () => app.close() };
 }

@@ -1,7 +1,8 @@
 import { ButtonStyle, ComponentType, MessageFlags } from 'discord-api-types/v10';
 import type { APIEmbed, APIMessageTopLevelComponent } from 'discord-api-types/v10';
-import { emptyMessage, fieldError, invalidFormBody, mergeErrorTrees } from './errors.ts';
-import type { FormErrorTree } from './errors.ts';
+import { emptyMessage } from './errors.ts';
+import { Problems, checkArray, checkBody, checkString, isRecord } from './form-validation.ts';
+import type { Path } from './form-validation.ts';
 
 export interface AllowedMentions {
   parse: ('everyone' | 'roles' | 'users')[];
@@ -36,49 +37,9 @@ const MAX_EMBEDS = 10;
 const MAX_EMBED_TOTAL = 6000;
 // Only these can be set by a bot when sending; Discord silently ignores the rest.
 const SENDABLE_FLAGS = MessageFlags.SuppressEmbeds | MessageFlags.SuppressNotifications | MessageFlags.IsComponentsV2;
-const EDITABLE_FLAGS = MessageFlags.SuppressEmbeds | MessageFlags.IsComponentsV2;
-
-type Path = (string | number)[];
-
-/** Collects every field problem first, because Discord reports them all in one answer. */
-class Problems {
-  readonly trees: FormErrorTree[] = [];
-  add(path: Path, code: string, message: string): void {
-    this.trees.push(fieldError(path, code, message));
-  }
-  throwIfAny(): void {
-    if (this.trees.length > 0) throw invalidFormBody(mergeErrorTrees(this.trees));
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function checkBody(body: unknown): Record<string, unknown> {
-  if (body === undefined || body === null || body === '') return {};
-  if (!isRecord(body)) {
-    throw invalidFormBody({ _errors: [{ code: 'DICT_TYPE_CONVERT', message: 'Only dictionaries may be used in a DictType' }] });
-  }
-  return body;
-}
-
-function checkString(problems: Problems, value: unknown, path: Path, max: number, required = false): string | undefined {
-  if (value === undefined || value === null) {
-    if (required) problems.add(path, 'BASE_TYPE_REQUIRED', 'This field is required');
-    return undefined;
-  }
-  if (typeof value !== 'string') {
-    problems.add(path, 'BASE_TYPE_STRING', `Could not interpret "${String(JSON.stringify(value))}" as string.`);
-    return undefined;
-  }
-  if (required && value.trim() === '') {
-    problems.add(path, 'BASE_TYPE_REQUIRED', 'This field is required');
-    return undefined;
-  }
-  if (value.length > max) problems.add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
-  return value;
-}
+export const EDITABLE_FLAGS = MessageFlags.SuppressEmbeds | MessageFlags.IsComponentsV2;
+// Interaction responses and follow-ups may also be ephemeral; a channel message never can.
+const INTERACTION_FLAGS = SENDABLE_FLAGS | MessageFlags.Ephemeral;
 
 function checkUrl(problems: Problems, value: unknown, path: Path, required = false): void {
   const url = checkString(problems, value, path, 2048, required);
@@ -90,16 +51,6 @@ function checkUrl(problems: Problems, value: unknown, path: Path, required = fal
     ok = false;
   }
   if (!ok) problems.add(path, 'URL_TYPE_INVALID_URL', 'Not a well formed URL.');
-}
-
-function checkArray(problems: Problems, value: unknown, path: Path, max: number): unknown[] | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) {
-    problems.add(path, 'LIST_TYPE_CONVERT', 'Only iterables may be used in a ListType');
-    return undefined;
-  }
-  if (value.length > max) problems.add(path, 'BASE_TYPE_MAX_LENGTH', `Must be ${max} or fewer in length.`);
-  return value;
 }
 
 function checkEmbeds(problems: Problems, value: unknown): APIEmbed[] | undefined {
@@ -301,11 +252,11 @@ function checkFlags(problems: Problems, value: unknown, allowed: number): number
   return value & allowed;
 }
 
-export function validateCreateMessage(body: unknown): MessageDraft {
+export function validateCreateMessage(body: unknown, options: { interaction?: boolean } = {}): MessageDraft {
   const raw = checkBody(body);
   const problems = new Problems();
   const content = checkString(problems, raw.content, ['content'], MAX_CONTENT_LENGTH) ?? '';
-  const flags = checkFlags(problems, raw.flags, SENDABLE_FLAGS) ?? 0;
+  const flags = checkFlags(problems, raw.flags, options.interaction ? INTERACTION_FLAGS : SENDABLE_FLAGS) ?? 0;
   const embeds = checkEmbeds(problems, raw.embeds) ?? [];
   const components = checkComponents(problems, raw.components, (flags & MessageFlags.IsComponentsV2) !== 0) ?? [];
   const allowedMentions = checkAllowedMentions(problems, raw.allowed_mentions) ?? null;

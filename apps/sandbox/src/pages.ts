@@ -1,9 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { createHash } from 'node:crypto';
+import { ChannelType } from 'discord-api-types/v10';
+import { channelPageUrl } from './channel-page.ts';
 import { avatarColour, html, initial, page } from './html.ts';
 import { displayName } from './oauth-pages.ts';
 import { describeUser } from './personas.ts';
 import type { SandboxState } from './state.ts';
+
+/** A first text channel of a guild with the bot, seen by its owner: somewhere to start clicking. */
+function channelPageExample(state: SandboxState): { href: string; text: string } | null {
+  for (const guild of state.guilds.values()) {
+    if (!state.isBotIn(guild)) continue;
+    const channel = guild.channels.find((c) => c.type === ChannelType.GuildText);
+    const owner = state.users.get(guild.owner_id);
+    if (channel && owner) return { href: channelPageUrl(guild.id, channel.id, owner.id), text: `#${channel.name} as ${displayName(owner)}` };
+  }
+  return null;
+}
 
 export function registerPages(app: FastifyInstance, state: SandboxState): void {
   app.get('/', async (request, reply) => {
@@ -12,6 +25,7 @@ export function registerPages(app: FastifyInstance, state: SandboxState): void {
     const example = `${base}/oauth2/authorize?client_id=${appInfo.clientId}&response_type=code&scope=identify%20guilds&redirect_uri=${encodeURIComponent('http://localhost:3000/auth/callback')}&state=xyz`;
     const installExample = `${base}/oauth2/authorize?client_id=${appInfo.clientId}&scope=bot%20applications.commands&permissions=8`;
     const demo = [...state.users.values()].filter((u) => u.demo);
+    const memberView = channelPageExample(state);
     const body = html`
       <p class="center"><span class="badge">Local sandbox – not the real chat platform</span></p>
       <h1>Chat platform sandbox</h1>
@@ -33,7 +47,10 @@ export function registerPages(app: FastifyInstance, state: SandboxState): void {
         </tbody>
       </table>
       <h2>Test controls</h2>
-      <p class="muted">Not part of the platform: <code>GET /_sandbox/state</code>, <code>POST /_sandbox/reset</code>, <code>POST|GET|DELETE /_sandbox/faults</code>, <code>GET /_sandbox/messages</code>, <code>GET|DELETE /_sandbox/requests</code>, <code>POST|PATCH|DELETE /_sandbox/guilds/:id/members/:userId</code>, <code>POST /_sandbox/guilds/:id/bot</code>, <code>POST /_sandbox/tokens</code>, <code>POST /_sandbox/clock</code>, <code>POST /_sandbox/attachments</code> (bytes served at <code>/cdn/attachments/…</code>).</p>`;
+      <p class="muted">Not part of the platform: <code>GET /_sandbox/state</code>, <code>POST /_sandbox/reset</code>, <code>POST|GET|DELETE /_sandbox/faults</code>, <code>GET /_sandbox/messages</code>, <code>GET|DELETE /_sandbox/requests</code>, <code>POST|PATCH|DELETE /_sandbox/guilds/:id/members/:userId</code>, <code>POST /_sandbox/guilds/:id/bot</code>, <code>POST /_sandbox/tokens</code>, <code>POST /_sandbox/clock</code>, <code>POST /_sandbox/attachments</code> (bytes served at <code>/cdn/attachments/…</code>), <code>GET|PUT /_sandbox/config</code>, <code>POST /_sandbox/interactions/component|modal</code>, <code>GET /_sandbox/interactions</code>, <code>POST /_sandbox/channels/:id/messages</code>.</p>
+      <h2>Members’ view</h2>
+      <p>See a channel as a member and click, fill in modals and write there: <code>/app/channels/:guildId/:channelId?as=:userId</code>${memberView ? html`, for example <a href="${memberView.href}">${memberView.text}</a>` : ''}.</p>
+      <p class="muted">Interactions are signed with the application’s public key <code>${state.publicKey}</code>.</p>`;
     return reply.header('content-type', 'text/html; charset=utf-8').send(page('Chat platform sandbox', body, { wide: true }));
   });
 

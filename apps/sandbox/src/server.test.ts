@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, loadDemoFixtures, startSandbox, validateFixtures } from './index.ts';
 import type { RunningSandbox } from './index.ts';
 import { createSnowflakeGenerator, DISCORD_EPOCH, snowflakeTime } from './snowflake.ts';
-import { BOT_TOKEN, CLIENT_ID, CLIENT_SECRET, REDIRECT_URI, USERS } from './test-support.ts';
+import { startEndpoint } from './test-endpoint.ts';
+import { BOT_TOKEN, CHANNELS, CLIENT_ID, CLIENT_SECRET, GUILDS, REDIRECT_URI, USERS } from './test-support.ts';
 
 describe('startSandbox', () => {
   let running: RunningSandbox | null = null;
@@ -45,6 +46,46 @@ describe('startSandbox', () => {
     const { access_token } = (await token.json()) as { access_token: string };
     const guilds = await fetch(`${running.url}/api/v10/users/@me/guilds`, { headers: { authorization: `Bearer ${access_token}` } });
     expect(((await guilds.json()) as unknown[]).length).toBe(2);
+  });
+});
+
+describe('interactions over real HTTP', () => {
+  it('exposes the key and configure(), and takes a callback while the endpoint is still answering', async () => {
+    const sandbox = await startSandbox({ port: 0 });
+    const endpoint = await startEndpoint(async (request) => {
+      const { id, token } = request.json as { id: string; token: string };
+      const callback = await fetch(`${sandbox.url}/api/v10/interactions/${id}/${token}/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 4, data: { content: 'Opening your ticket…', flags: 64 } }),
+      });
+      return { status: callback.status === 204 ? 202 : 500 };
+    });
+    try {
+      expect(sandbox.publicKey).toMatch(/^[0-9a-f]{64}$/);
+      sandbox.configure({ interactionsUrl: endpoint.url });
+      const json = { authorization: `Bot ${BOT_TOKEN}`, 'content-type': 'application/json' };
+      const panel = (await (
+        await fetch(`${sandbox.url}/api/v10/channels/${CHANNELS.openTicket}/messages`, {
+          method: 'POST',
+          headers: json,
+          body: JSON.stringify({ components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Open', custom_id: 'open' }] }] }),
+        })
+      ).json()) as { id: string };
+      const res = await fetch(`${sandbox.url}/_sandbox/interactions/component`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ guildId: GUILDS.pixelForge, channelId: CHANNELS.openTicket, messageId: panel.id, userId: USERS.dana, customId: 'open' }),
+      });
+      expect(res.status).toBe(200);
+      const result = (await res.json()) as { status: number; interaction: { acknowledged: boolean; ephemeral: { content: string }[] } };
+      expect(result.status).toBe(202);
+      expect(result.interaction.acknowledged).toBe(true);
+      expect(result.interaction.ephemeral.map((m) => m.content)).toEqual(['Opening your ticket…']);
+    } finally {
+      await endpoint.close();
+      await sandbox.close();
+    }
   });
 });
 

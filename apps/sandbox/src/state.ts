@@ -1,7 +1,21 @@
 import { PermissionFlagsBits } from 'discord-api-types/v10';
-import type { APIMessage, APIRole, APIUser, RoleFlags, UserFlags } from 'discord-api-types/v10';
+import type {
+  APIMessage,
+  APIMessageComponentGuildInteraction,
+  APIModalInteractionResponseCallbackComponent,
+  APIModalSubmitGuildInteraction,
+  APIRole,
+  APIUser,
+  InteractionType,
+  RoleFlags,
+  UserFlags,
+} from 'discord-api-types/v10';
+import { createApplicationKey } from './application-key.ts';
+import type { ApplicationKey } from './application-key.ts';
+import type { FormErrorTree } from './errors.ts';
 import type { FixtureApplication, FixtureChannel, FixtureGuild, FixtureUser, Fixtures } from './fixtures.ts';
 import { basePermissions, channelPermissions } from './permissions.ts';
+import type { SandboxConfig } from './sandbox-config.ts';
 import { createSnowflakeGenerator, discordTimestamp } from './snowflake.ts';
 
 export interface MemberState {
@@ -57,6 +71,72 @@ export interface StoredMessage {
   deletedAt: string | null;
   /** Earlier versions, oldest first, so tests can see what members saw before an edit. */
   revisions: MessageRevision[];
+}
+
+/** A message only one member can see: an ephemeral interaction response or follow-up. */
+export interface EphemeralMessage extends StoredMessage {
+  userId: string;
+  interactionId: string;
+}
+
+/** A modal the platform is showing a member, waiting for them to submit it. */
+export interface OpenModal {
+  interactionId: string;
+  userId: string;
+  guildId: string;
+  channelId: string;
+  /** The message whose component opened it; Discord carries it into the submit interaction. */
+  messageId: string | null;
+  customId: string;
+  title: string;
+  components: APIModalInteractionResponseCallbackComponent[];
+  openedAt: string;
+}
+
+/** Why Discord refused a response, in the body its callback endpoint would have answered. */
+export interface InteractionProblem {
+  message: string;
+  code: number;
+  errors?: FormErrorTree;
+}
+
+/** One interaction the sandbox sent on behalf of a member, and everything that came of it. */
+export interface InteractionRecord {
+  id: string;
+  token: string;
+  type: InteractionType.MessageComponent | InteractionType.ModalSubmit;
+  guildId: string;
+  channelId: string;
+  userId: string;
+  /** The message acted on: the one clicked, or the one whose component opened the modal. */
+  messageId: string | null;
+  customId: string;
+  componentType: number | null;
+  values: string[] | null;
+  fields: Record<string, string> | null;
+  payload: APIMessageComponentGuildInteraction | APIModalSubmitGuildInteraction;
+  sentAt: string;
+  /** Tokens work for 15 minutes of sandbox time, as on Discord. */
+  expiresAt: number;
+  /** The endpoint's HTTP status and body (JSON, else text); null while pending or when it could not be reached. */
+  status: number | null;
+  response: unknown;
+  /** Whether an initial response was accepted, by HTTP answer or by the callback route. */
+  acknowledged: boolean;
+  responseType: number | null;
+  /** A deferred (type 5) response's flags decide whether the later @original message is ephemeral. */
+  deferredFlags: number;
+  /** The @original message once there is one; for types 6 and 7 it is the message acted on. */
+  originalMessageId: string | null;
+  followUpIds: string[];
+  /** Responses Discord would have refused; the member would see "This interaction failed". */
+  errors: InteractionProblem[];
+  /** Things Discord would tolerate but a developer should know, e.g. a slow answer. */
+  warnings: string[];
+  /** The modal this interaction opened, whether or not it is still open. */
+  modal: OpenModal | null;
+  /** For a modal submit: the component interaction that opened the modal. */
+  triggeringInteractionId: string | null;
 }
 
 /** Bytes a test put on the CDN as a message attachment (POST /_sandbox/attachments). */
@@ -127,6 +207,19 @@ export class SandboxState {
   attachments = new Map<string, StoredAttachment>();
   faults: Fault[] = [];
   requests: RequestLogEntry[] = [];
+  /** Channels made through POST /guilds/{id}/channels: the ones a bot worker treats as tickets. */
+  botCreatedChannels = new Set<string>();
+  /** By interaction id; tokens are looked up through interactionTokens. */
+  interactions = new Map<string, InteractionRecord>();
+  interactionTokens = new Map<string, string>();
+  /** By message id; never listed in a channel, only shown to their member. */
+  ephemeralMessages = new Map<string, EphemeralMessage>();
+  /** By user id: a member sees at most one modal at a time. */
+  openModals = new Map<string, OpenModal>();
+  /** Generated once per sandbox and kept across resets, as a product is configured with it at start-up. */
+  readonly applicationKey: ApplicationKey = createApplicationKey();
+  /** Where the product listens; wiring rather than world, so it survives resets too. */
+  config: SandboxConfig = { interactionsUrl: null, botWorker: null };
   private faultSeq = 0;
   private requestSeq = 0;
 
@@ -173,7 +266,16 @@ export class SandboxState {
     this.attachments.clear();
     this.faults = [];
     this.requests = [];
+    this.botCreatedChannels.clear();
+    this.interactions.clear();
+    this.interactionTokens.clear();
+    this.ephemeralMessages.clear();
+    this.openModals.clear();
     this.clockOffsetMs = 0;
+  }
+
+  get publicKey(): string {
+    return this.applicationKey.publicKey;
   }
 
   get botUserId(): string {
@@ -233,14 +335,31 @@ export class SandboxState {
   }
 
   botChannelPermissions(guild: GuildState, channel: FixtureChannel): bigint {
-    const member = guild.members.get(this.botUserId);
+    return this.memberChannelPermissions(guild, channel, this.botUserId);
+  }
+
+  /** What a member (or the bot) may do in a channel, overwrites included; 0 for non-members. */
+  memberChannelPermissions(guild: GuildState, channel: FixtureChannel, userId: string): bigint {
+    const member = guild.members.get(userId);
     if (!member) return 0n;
     return channelPermissions(
       { ownerId: guild.owner_id, everyoneRoleId: guild.id, roles: guild.roles },
-      this.botUserId,
+      userId,
       member.roles,
       channel.permission_overwrites ?? [],
     );
+  }
+
+  /** A live interaction by token: unknown and expired tokens are the same to callers, as on Discord. */
+  interactionByToken(token: string): InteractionRecord | null {
+    const id = this.interactionTokens.get(token);
+    const record = id === undefined ? undefined : this.interactions.get(id);
+    return record && record.expiresAt > this.now() ? record : null;
+  }
+
+  /** A channel message or an ephemeral one, by id. */
+  anyMessage(messageId: string): StoredMessage | EphemeralMessage | null {
+    return this.messages.get(messageId) ?? this.ephemeralMessages.get(messageId) ?? null;
   }
 
   findChannel(channelId: string): { guild: GuildState; channel: FixtureChannel } | null {

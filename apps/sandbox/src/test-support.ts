@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createSandbox } from './index.ts';
+import type { ConfigureOptions } from './sandbox-config.ts';
 import type { SandboxState } from './state.ts';
 
 export const CLIENT_ID = '1100000000000000001';
@@ -39,6 +40,8 @@ export const CHANNELS = {
 export interface TestSandbox {
   app: FastifyInstance;
   state: SandboxState;
+  publicKey: string;
+  configure(options: ConfigureOptions): void;
   clock: { now: number; advance(ms: number): void };
 }
 
@@ -50,8 +53,8 @@ export async function makeSandbox(): Promise<TestSandbox> {
       clock.now += ms;
     },
   };
-  const { app, state } = await createSandbox({ now: () => clock.now });
-  return { app, state, clock };
+  const { app, state, publicKey, configure } = await createSandbox({ now: () => clock.now });
+  return { app, state, publicKey, configure, clock };
 }
 
 export const bot = { authorization: `Bot ${BOT_TOKEN}` };

@@ -33,6 +33,7 @@ import { supportRoutes } from './services/support/routes';
 import { SupportService } from './services/support/service';
 import { TicketStats } from './services/support/stats';
 import { InteractionService } from './services/support/interactions';
+import { TicketDesk } from './services/support/ticket-desk';
 
 export interface BuildOptions {
   /** An already open database (tests pass a fresh one); otherwise config.databaseUrl is opened. */
@@ -70,15 +71,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   };
   const settings = new SettingsService(database.db);
   const files = new FilesService(database.db, createFileStorage(config), settings, resolver, config);
+  const support = new SupportService(database.db, database.engine, platform, files);
+  const desk = new TicketDesk(database.db, settings, support, platform, config);
   const services: Services = {
     auth,
     serverData: new ServerDataService(database.db, platform, resolver),
     settings,
     panels: new PanelService(database.db, platform),
-    support: new SupportService(database.db, database.engine, platform, files),
+    support,
     stats: new TicketStats(database.db, platform),
     files,
-    interactions: new InteractionService(database.db),
+    interactions: new InteractionService(desk),
+    desk,
   };
 
   const app = Fastify({

@@ -14,6 +14,8 @@ export interface PlatformConfig {
   /** Where browsers are sent to approve sign-in. */
   authorizeUrl: string;
   cdnUrl: string;
+  /** The platform's web app, where links to a channel go (`{appUrl}/channels/{guild}/{channel}`). */
+  appUrl: string;
 }
 
 /** Attachments: where they are kept, and what may be stored. */
@@ -73,6 +75,8 @@ export interface Config {
   rateLimit: { max: number; windowMs: number };
   bodyLimitBytes: number;
   logLevel: string;
+  /** How often due closes and auto-close run (the work itself is kept in the database). */
+  ticketAutomationIntervalMs: number;
   /** Directory of the built web client, served at /. Null to serve the API only. */
   webDir: string | null;
   version: string;
@@ -86,6 +90,7 @@ const DISCORD = {
   apiUrl: 'https://discord.com/api',
   authorizeUrl: 'https://discord.com/oauth2/authorize',
   cdnUrl: 'https://cdn.discordapp.com',
+  appUrl: 'https://discord.com',
 };
 
 function int(env: Env, name: string, fallback: number): number {
@@ -143,6 +148,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     apiUrl: env.DISCORD_API_URL ?? DISCORD.apiUrl,
     authorizeUrl: env.DISCORD_AUTHORIZE_URL ?? DISCORD.authorizeUrl,
     cdnUrl: env.DISCORD_CDN_URL ?? DISCORD.cdnUrl,
+    appUrl: (env.DISCORD_APP_URL ?? DISCORD.appUrl).replace(/\/$/, ''),
   };
   const config: Config = {
     port,
@@ -161,6 +167,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     rateLimit: { max: int(env, 'RATE_LIMIT_MAX', 600), windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000) },
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
     logLevel: env.LOG_LEVEL ?? 'info',
+    ticketAutomationIntervalMs: int(env, 'TICKET_AUTOMATION_INTERVAL_MS', 15_000),
     webDir: env.WEB_DIR === '' ? null : path.resolve(env.WEB_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     version: env.npm_package_version ?? '0.1.0',
     trustProxy: env.TRUST_PROXY === 'true',

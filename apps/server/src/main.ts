@@ -23,10 +23,19 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   const sweep = config.services.includes('files') ? setInterval(sweepFiles, 600_000) : undefined;
   sweep?.unref();
   if (sweep) sweepFiles();
+  // Delayed closes and auto-close live in the database: what fell due while the process was down runs now.
+  const runTickets = () =>
+    void Promise.all([built.services.desk.runDueJobs(), built.services.desk.sweepAutoClose()]).catch((error: unknown) =>
+      built.app.log.warn({ err: error }, 'ticket automation failed'),
+    );
+  const automation = config.services.includes('support') ? setInterval(runTickets, config.ticketAutomationIntervalMs) : undefined;
+  automation?.unref();
+  if (automation) runTickets();
   let closing: Promise<void> | null = null;
   const close = () => {
     clearInterval(purge);
     clearInterval(sweep);
+    clearInterval(automation);
     return (closing ??= built.close());
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -6,6 +6,7 @@ import { settingsMigration } from './migrations/0002-settings';
 import { panelsMigration } from './migrations/0003-panels';
 import { ticketsMigration } from './migrations/0004-tickets';
 import { filesMigration } from './migrations/0005-files';
+import { ticketJobsMigration } from './migrations/0006-ticket-jobs';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -14,6 +15,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0003-panels': panelsMigration,
   '0004-tickets': ticketsMigration,
   '0005-files': filesMigration,
+  '0006-ticket-jobs': ticketJobsMigration,
 };
 
 export async function migrateToLatest(db: Kysely<DB>, engine: Engine): Promise<void> {

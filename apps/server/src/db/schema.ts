@@ -231,4 +231,20 @@ export interface DB {
   ticket_reactions: TicketReactionsTable;
   ticket_search: TicketSearchTable;
   files: FilesTable;
+  ticket_jobs: TicketJobsTable;
 }
+
+/** A ticket's close waiting for the subject's close delay (migration 0006). */
+export interface TicketJobsTable {
+  id: string;
+  ticket_id: string;
+  server_id: string;
+  kind: 'close';
+  /** ISO time at or after which the job runs. */
+  run_at: string;
+  /** Who asked for it: the close is recorded as theirs. */
+  actor_id: string;
+  reason: string | null;
+  created_at: string;
+}
+

@@ -6,7 +6,10 @@ import {
   type APIGuild,
   type APIGuildMember,
   type APIMessage,
+  type RESTPatchAPIChannelJSONBody,
   type RESTPatchAPIChannelMessageJSONBody,
+  type RESTPostAPIGuildChannelJSONBody,
+  type RESTPutAPIChannelPermissionJSONBody,
   type RESTPostAPIChannelMessageJSONBody,
   type APIRole,
   type APIUser,
@@ -311,7 +314,7 @@ export class PlatformClient {
   // --- Messages -------------------------------------------------------------------------------
 
   /** Bot writes whose refusals the caller words for the user (missing access, unknown emoji…). */
-  private async botWrite<T>(method: 'post' | 'patch' | 'delete', route: `/${string}`, body?: unknown): Promise<T> {
+  private async botWrite<T>(method: 'post' | 'put' | 'patch' | 'delete', route: `/${string}`, body?: unknown): Promise<T> {
     try {
       return (await this.bot[method](route, body === undefined ? {} : { body })) as T;
     } catch (error) {
@@ -332,6 +335,31 @@ export class PlatformClient {
 
   async deleteMessage(channelId: string, messageId: string): Promise<void> {
     await this.botWrite<void>('delete', Routes.channelMessage(channelId, messageId));
+  }
+
+  // --- Channels -------------------------------------------------------------------------------
+
+  createGuildChannel(guildId: string, body: RESTPostAPIGuildChannelJSONBody): Promise<APIChannel> {
+    return this.botWrite<APIChannel>('post', Routes.guildChannels(guildId), body);
+  }
+
+  editChannel(channelId: string, body: RESTPatchAPIChannelJSONBody): Promise<APIChannel> {
+    return this.botWrite<APIChannel>('patch', Routes.channel(channelId), body);
+  }
+
+  /** Sets one role's or member's permissions in a channel, leaving the others as they are. */
+  async putChannelPermission(channelId: string, overwriteId: string, body: RESTPutAPIChannelPermissionJSONBody): Promise<void> {
+    await this.botWrite<void>('put', Routes.channelPermission(channelId, overwriteId), body);
+  }
+
+  /** Deletes a channel; one that is already gone counts as deleted. */
+  async deleteChannel(channelId: string): Promise<void> {
+    try {
+      await this.botWrite<APIChannel>('delete', Routes.channel(channelId));
+    } catch (error) {
+      if (error instanceof PlatformRefusal && error.status === 404) return;
+      throw error;
+    }
   }
 
   /** A cheap authenticated call, for health checks. */

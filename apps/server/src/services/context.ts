@@ -12,6 +12,7 @@ import type { SettingsService } from './settings/service';
 import type { SupportService } from './support/service';
 import type { TicketStats } from './support/stats';
 import type { InteractionService } from './support/interactions';
+import type { TicketDesk } from './support/ticket-desk';
 
 export interface Services {
   auth: AuthService;
@@ -22,6 +23,7 @@ export interface Services {
   stats: TicketStats;
   files: FilesService;
   interactions: InteractionService;
+  desk: TicketDesk;
 }
 
 /** Everything a service's routes need, built once per app. */

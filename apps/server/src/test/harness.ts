@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { loadDemoFixtures, startSandbox } from '@ticket/sandbox';
 import type { AuthenticateResponse } from '@ticket/contracts';
 import pg from 'pg';
@@ -119,4 +119,20 @@ export async function setFault(sandbox: Sandbox, fault: { status: number; count?
 
 export async function resetSandbox(sandbox: Sandbox): Promise<void> {
   await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+}
+
+/**
+ * An application key pair as the platform holds it: `publicKeyHex` goes in the config, and
+ * `headers(body)` signs a raw interaction body the way the platform does.
+ */
+export function interactionSigner() {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const publicKeyHex = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url').toString('hex');
+  return {
+    publicKeyHex,
+    headers(body: string, timestamp = String(Math.floor(Date.now() / 1000))) {
+      const signature = sign(null, Buffer.from(timestamp + body), privateKey).toString('hex');
+      return { 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp, 'content-type': 'application/json' };
+    },
+  };
 }

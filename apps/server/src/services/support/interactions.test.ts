@@ -1,6 +1,6 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, startTestSandbox, testConfig, type Sandbox, type TestContext } from '../../test/harness';
+import { createTestApp, interactionSigner, startTestSandbox, testConfig, type Sandbox, type TestContext } from '../../test/harness';
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -10,13 +10,9 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-const publicKeyHex = Buffer.from(publicKey.export({ format: 'jwk' }).x!, 'base64url').toString('hex');
-
-function signed(body: string, timestamp = String(Math.floor(Date.now() / 1000))) {
-  const signature = sign(null, Buffer.from(timestamp + body), privateKey).toString('hex');
-  return { 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp, 'content-type': 'application/json' };
-}
+const signer = interactionSigner();
+const publicKeyHex = signer.publicKeyHex;
+const signed = (body: string) => signer.headers(body);
 
 describe('the interactions endpoint POST /discord', () => {
   let ctx: TestContext;
@@ -51,7 +47,8 @@ describe('the interactions endpoint POST /discord', () => {
   });
 
   it('tells a member clicking a panel that no longer exists, privately', async () => {
-    const body = JSON.stringify({ type: 3, data: { custom_id: 'panel:gone:subject', component_type: 2 } });
+    const member = { user: { id: '1200000000000000005', username: 'eli', global_name: 'Eli' }, roles: [] };
+    const body = JSON.stringify({ type: 3, guild_id: '1300000000000000001', member, data: { custom_id: 'panel:gone:subject', component_type: 2 } });
     const response = await post(body, signed(body));
     expect(response.json()).toEqual({ type: 4, data: { content: 'This panel no longer exists. Ask the server staff to send it again.', flags: 64 } });
   });

@@ -1,28 +1,69 @@
-import { InteractionResponseType, InteractionType, MessageFlags } from 'discord-api-types/v10';
+import {
+  type APIInteractionGuildMember,
+  type APIMessageComponentInteractionData,
+  type APIModalSubmission,
+  InteractionResponseType,
+  InteractionType,
+} from 'discord-api-types/v10';
 import type { DiscordInteraction, InteractionResponse } from '@ticket/contracts';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
 import { parsePanelCustomId } from '../settings/panel-message';
+import { actorOf, reply, type TicketDesk } from './ticket-desk';
+import { parseFormCustomId, parseTicketCustomId } from './ticket-text';
 
-const ephemeral = (content: string): InteractionResponse => ({
-  type: InteractionResponseType.ChannelMessageWithSource,
-  data: { content, flags: MessageFlags.Ephemeral },
-});
+/** The answers of a submitted modal, by the id of each text input. */
+function modalFields(data: APIModalSubmission): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const component of data.components ?? []) {
+    const inputs = 'components' in component ? component.components : 'component' in component ? [component.component] : [];
+    for (const input of inputs) {
+      if (input && 'custom_id' in input && 'value' in input && typeof input.value === 'string') fields.set(input.custom_id, input.value);
+    }
+  }
+  return fields;
+}
 
-/** The platform's interactions endpoint: verified upstream, answered here. */
+/**
+ * The platform's interactions endpoint: signature verified upstream (routes.ts), each click or
+ * modal routed to the ticket desk by the custom id the bot gave the component.
+ */
 export class InteractionService {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(private readonly desk: TicketDesk) {}
 
   async handle(interaction: DiscordInteraction): Promise<InteractionResponse> {
     if (interaction.type === InteractionType.Ping) return { type: InteractionResponseType.Pong };
+    const guildId = typeof interaction.guild_id === 'string' ? interaction.guild_id : null;
+    const member = interaction.member as APIInteractionGuildMember | undefined;
+    if (!guildId || !member?.user) return reply('Tickets are opened and handled inside a server.');
+    const actor = actorOf(guildId, member);
+
     if (interaction.type === InteractionType.MessageComponent) {
-      const data = interaction.data as { custom_id?: string } | undefined;
-      const target = data?.custom_id ? parsePanelCustomId(data.custom_id) : null;
-      if (target) {
-        const panel = await this.db.selectFrom('panels').select('id').where('id', '=', target.panelId).executeTakeFirst();
-        if (!panel) return ephemeral('This panel no longer exists. Ask the server staff to send it again.');
+      const data = interaction.data as APIMessageComponentInteractionData | undefined;
+      const customId = data?.custom_id ?? '';
+      const panel = parsePanelCustomId(customId);
+      if (panel) {
+        // A button names its subject; a menu's choice is the subject.
+        const subjectId = panel.subjectId ?? (data && 'values' in data ? data.values[0] : undefined);
+        if (!subjectId) return reply('Choose a subject to open a ticket.');
+        return this.desk.openFromPanel(actor, panel.panelId, subjectId);
+      }
+      const ticket = parseTicketCustomId(customId);
+      if (ticket?.action === 'claim') return this.desk.claim(actor, ticket.ticketId);
+      if (ticket?.action === 'close') return this.desk.requestClose(actor, ticket.ticketId);
+      if (ticket?.action === 'close-now') return this.desk.closeNow(actor, ticket.ticketId);
+      if (ticket?.action === 'cancel-close') return this.desk.cancelClose(actor, ticket.ticketId);
+    }
+
+    if (interaction.type === InteractionType.ModalSubmit) {
+      const data = interaction.data as APIModalSubmission | undefined;
+      const customId = data?.custom_id ?? '';
+      const form = parseFormCustomId(customId);
+      if (form && data) return this.desk.openFromForm(actor, form.subjectId, modalFields(data));
+      const ticket = parseTicketCustomId(customId);
+      if (ticket?.action === 'close-reason' && data) {
+        const reason = modalFields(data).get('reason')?.trim() || null;
+        return this.desk.closeOrSchedule(actor, ticket.ticketId, reason);
       }
     }
-    return ephemeral('This action is not available.');
+    return reply('This action is not available.');
   }
 }

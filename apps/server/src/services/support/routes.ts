@@ -5,7 +5,7 @@ import { isSignedInteraction } from '../../platform/interaction-signature';
 import type { ServiceContext } from '../context';
 
 export async function supportRoutes({ app, config, services, resolver }: ServiceContext): Promise<void> {
-  const { support, stats, interactions } = services;
+  const { support, stats, interactions, desk } = services;
   const call = routesFor(app, 'support', supportCalls, resolver);
 
   // Interactions are signed over the raw body, so this base keeps it while parsing JSON.
@@ -38,7 +38,7 @@ export async function supportRoutes({ app, config, services, resolver }: Service
   call('deleteTicket', { server: 'admin', apiKey: true }, ({ params }) => support.delete(params.serverId, params.ticketId));
   call('addTicketMember', staff, ({ params, body }) => support.addMember(params.serverId, params.ticketId, body.userId));
   call('removeTicketMember', staff, ({ params, body }) => support.removeMember(params.serverId, params.ticketId, body.userId));
-  call('createTicketMessage', staff, ({ params, body }, request) => support.addMessage(request.caller, params.serverId, params.ticketId, body));
+  call('createTicketMessage', staff, ({ params, body }, request) => desk.recordMessage(request.caller, params.serverId, params.ticketId, body));
   call('updateTicketMessage', staff, ({ params, body }) => support.editMessage(params.serverId, params.ticketId, params.messageId, body));
   call('deleteTicketMessage', staff, ({ params }) => support.deleteMessage(params.serverId, params.ticketId, params.messageId));
   call('addReaction', staff, ({ params, body }) => support.addReaction(params.serverId, params.ticketId, params.messageId, body));

@@ -1,0 +1,458 @@
+import { randomUUID } from 'node:crypto';
+import type { CreateTicketMessageRequest, InteractionResponse, Subject, Template, TemplateAnswer, TicketMessage } from '@ticket/contracts';
+import { DISCORD_LIMITS } from '@ticket/contracts/rules';
+import {
+  type APIInteractionGuildMember,
+  type APIModalInteractionResponseCallbackData,
+  ComponentType,
+  InteractionResponseType,
+  MessageFlags,
+  TextInputStyle,
+} from 'discord-api-types/v10';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config';
+import { now } from '../../db/database';
+import type { DB } from '../../db/schema';
+import type { Caller } from '../../http/route';
+import { PlatformRefusal, type PlatformClient } from '../../platform/discord';
+import type { SettingsService } from '../settings/service';
+import * as repo from './repository';
+import type { SupportService } from './service';
+import {
+  BOT_PERMISSIONS,
+  filledMessage,
+  formCustomId,
+  hiddenFromEveryone,
+  linkButton,
+  overwrite,
+  platformButton,
+  row,
+  spanMs,
+  spanText,
+  type TicketContext,
+  ticketChannelName,
+  ticketCustomId,
+} from './ticket-text';
+
+/** Who acted, as the platform's interaction tells it. */
+export interface Actor {
+  serverId: string;
+  userId: string;
+  username: string;
+  roles: string[];
+}
+
+export const actorOf = (serverId: string, member: APIInteractionGuildMember): Actor => ({
+  serverId,
+  userId: member.user.id,
+  username: member.user.global_name ?? member.user.username,
+  roles: member.roles,
+});
+
+export const reply = (content: string, components?: ReturnType<typeof row>[]): InteractionResponse => ({
+  type: InteractionResponseType.ChannelMessageWithSource,
+  data: { content, flags: MessageFlags.Ephemeral, ...(components ? { components } : {}) },
+});
+
+const TICKET_ROLES = ['Member', 'TicketOwner', 'Staff', 'Bot'] as const;
+
+/**
+ * What members and staff do with tickets on the chat platform: open one from a panel (with the
+ * subject's form and limits), claim it, close it. Each answer is the interaction response the
+ * platform shows the person who clicked.
+ */
+export class TicketDesk {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly settings: SettingsService,
+    private readonly support: SupportService,
+    private readonly platform: PlatformClient,
+    private readonly config: Config,
+  ) {}
+
+  private channelUrl(serverId: string, channelId: string): string {
+    return `${this.config.platform.appUrl}/channels/${serverId}/${channelId}`;
+  }
+
+  private async liveSubject(serverId: string, subjectId: string): Promise<Subject | null> {
+    try {
+      const subject = await this.settings.getSubject(serverId, subjectId);
+      return subject.deleted ? null : subject;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Why this member may not open a ticket in this subject now, in words for them; null if they may. */
+  async refusal(actor: Actor, subject: Subject): Promise<string | null> {
+    if (!subject.active || subject.disableCreation) return `New tickets cannot be opened in ${subject.name} right now.`;
+    const { whitelist, maxActivePerUser, maxActiveTotal, cooldown } = subject.limitations;
+    if (whitelist.ids.length > 0) {
+      const listed = whitelist.ids.some((id) => id === actor.userId || actor.roles.includes(id));
+      if (listed === whitelist.inverted) return `You are not allowed to open tickets in ${subject.name}.`;
+    }
+    const open = this.db
+      .selectFrom('tickets')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('subject_id', '=', subject.subjectId)
+      .where('deleted', '=', 0)
+      .where('state', '!=', 'Closed');
+    if (maxActiveTotal !== null) {
+      const total = Number((await open.executeTakeFirst())?.n ?? 0);
+      if (total >= maxActiveTotal) return `${subject.name} has as many open tickets as it allows (${maxActiveTotal}). Please try again later.`;
+    }
+    if (maxActivePerUser !== null) {
+      const mine = Number((await open.where('author_id', '=', actor.userId).executeTakeFirst())?.n ?? 0);
+      if (mine >= maxActivePerUser) {
+        return `You already have ${mine} open ticket${mine === 1 ? '' : 's'} in ${subject.name}, the most allowed (${maxActivePerUser}).`;
+      }
+    }
+    const wait = spanMs(cooldown);
+    if (wait > 0) {
+      const last = await this.db
+        .selectFrom('tickets')
+        .select('created_at')
+        .where('subject_id', '=', subject.subjectId)
+        .where('author_id', '=', actor.userId)
+        .orderBy('created_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      const left = last ? Date.parse(last.created_at) + wait - Date.now() : 0;
+      if (left > 0) return `You can open another ticket in ${subject.name} in ${spanText(left)}.`;
+    }
+    return null;
+  }
+
+  /** A click on a panel's button or a choice in its menu. */
+  async openFromPanel(actor: Actor, panelId: string, subjectId: string): Promise<InteractionResponse> {
+    const panel = await this.db.selectFrom('panels').select(['id', 'server_id']).where('id', '=', panelId).executeTakeFirst();
+    if (!panel || panel.server_id !== actor.serverId) return reply('This panel no longer exists. Ask the server staff to send it again.');
+    const subject = await this.liveSubject(actor.serverId, subjectId);
+    if (!subject) return reply('This subject no longer exists. Ask the server staff to update the panel.');
+    const refused = await this.refusal(actor, subject);
+    if (refused) return reply(refused);
+    if (subject.requireForm) {
+      const questions = (await this.settings.listTemplates(actor.serverId, subjectId)).filter((q) => q.type === 'Text');
+      if (questions.length > 0) return { type: InteractionResponseType.Modal, data: this.formModal(panelId, subject, questions) };
+    }
+    return this.open(actor, subject, []);
+  }
+
+  /** The subject's form as the platform's modal: its first five text questions. */
+  private formModal(panelId: string, subject: Subject, questions: Template[]): APIModalInteractionResponseCallbackData {
+    return {
+      custom_id: formCustomId(panelId, subject.subjectId),
+      title: subject.name.slice(0, 45),
+      components: questions.slice(0, 5).map((question) => {
+        const values = question.type === 'Text' ? question.values : null;
+        return {
+          type: ComponentType.ActionRow,
+          components: [
+            {
+              type: ComponentType.TextInput,
+              custom_id: question.questionId,
+              label: question.question.slice(0, DISCORD_LIMITS.modalLabel),
+              style: values?.large ? TextInputStyle.Paragraph : TextInputStyle.Short,
+              required: true,
+              ...(values?.minLength ? { min_length: values.minLength } : {}),
+              ...(values?.maxLength ? { max_length: values.maxLength } : {}),
+              ...(values?.placeholder ? { placeholder: values.placeholder } : {}),
+            },
+          ],
+        };
+      }),
+    };
+  }
+
+  /** The form's modal sent back: the answers, then the ticket. */
+  async openFromForm(actor: Actor, subjectId: string, fields: Map<string, string>): Promise<InteractionResponse> {
+    const subject = await this.liveSubject(actor.serverId, subjectId);
+    if (!subject) return reply('This subject no longer exists. Ask the server staff to update the panel.');
+    const refused = await this.refusal(actor, subject);
+    if (refused) return reply(refused);
+    const questions = await this.settings.listTemplates(actor.serverId, subjectId);
+    const answers: TemplateAnswer[] = questions
+      .filter((q) => fields.has(q.questionId))
+      .map((q) => ({ questionId: q.questionId, question: q.question, answer: fields.get(q.questionId)!.slice(0, 4000) }));
+    return this.open(actor, subject, answers);
+  }
+
+  /**
+   * Opens the ticket: a private channel named by the subject's format in its waiting-for-staff
+   * category, the ticket record (its id is the channel's), the welcome message with the subject's
+   * buttons, and a reply with a link to it. A channel whose ticket could not be recorded is removed.
+   */
+  private async open(actor: Actor, subject: Subject, answers: TemplateAnswer[]): Promise<InteractionResponse> {
+    const { serverId } = actor;
+    const guild = await this.platform.getGuild(serverId).catch(() => null);
+    const context: TicketContext = {
+      userId: actor.userId,
+      username: actor.username,
+      ticketNumber: await repo.nextNumber(this.db, serverId),
+      subjectName: subject.name,
+      serverName: guild?.name ?? '',
+    };
+    const name = ticketChannelName(subject.ticketNameFormat.value, context);
+    const { userPermissions, staffPermissions } = subject.permissions;
+    let channel;
+    try {
+      channel = await this.platform.createGuildChannel(serverId, {
+        name,
+        type: 0,
+        parent_id: subject.categories.waitingForStaff[0]?.id ?? null,
+        topic: `${subject.name} · #${context.ticketNumber} · ${actor.username}`,
+        permission_overwrites: [
+          hiddenFromEveryone(serverId),
+          overwrite(actor.userId, 'member', userPermissions.value, ['ViewChannel']),
+          ...subject.staffRoles.value.map((roleId) => overwrite(roleId, 'role', staffPermissions.value, ['ViewChannel'])),
+          overwrite(this.config.platform.clientId, 'member', { allow: [], deny: [] }, BOT_PERMISSIONS),
+        ],
+      });
+    } catch (error) {
+      if (error instanceof PlatformRefusal) return reply(`The ticket could not be opened: the bot may not create channels here (${error.message}).`);
+      throw error;
+    }
+    context.channelId = channel.id;
+    try {
+      await this.support.create(serverId, {
+        ticketId: channel.id,
+        ticketName: name,
+        subjectId: subject.subjectId,
+        authorId: actor.userId,
+        templateAnswers: answers,
+      });
+    } catch (error) {
+      await this.platform.deleteChannel(channel.id).catch(() => undefined);
+      throw error;
+    }
+    await this.platform.postMessage(channel.id, this.welcome(subject, context, answers)).catch(() => undefined);
+    await this.log(subject, 'created', `Ticket #${context.ticketNumber} (<#${channel.id}>) was opened by <@${actor.userId}> in ${subject.name}.`);
+    const go = subject.buttons.goToTicket;
+    return reply(`Your ticket is open: <#${channel.id}>`, [row(linkButton(go.text.trim() || 'Go to ticket', this.channelUrl(serverId, channel.id)))]);
+  }
+
+  private welcome(subject: Subject, context: TicketContext, answers: TemplateAnswer[]) {
+    const initial = subject.messages.initialMessage;
+    const body = initial.enabled ? filledMessage(initial.value.message, context) : { content: `<@${context.userId}>`, embeds: [] };
+    if (answers.length > 0) {
+      body.embeds.push({ title: 'Form answers', fields: answers.map((a) => ({ name: a.question.slice(0, 256), value: a.answer.slice(0, 1024) || '—' })) });
+    }
+    if (!body.content.trim() && body.embeds.length === 0) body.content = `<@${context.userId}>`;
+    const ticketId = context.channelId!;
+    const { closeButton, claimButton, linkButton: link } = subject.buttons;
+    const buttons = [platformButton(closeButton, ticketCustomId('close', ticketId), 'Close'), platformButton(claimButton, ticketCustomId('claim', ticketId), 'Claim')];
+    if (link.enabled && link.url && /^https?:\/\//i.test(link.url)) buttons.push(linkButton(link.text.trim() || 'Link', link.url));
+    return { ...body, embeds: body.embeds.slice(0, DISCORD_LIMITS.embedsPerMessage), components: [row(...buttons)], allowed_mentions: { users: [context.userId] } };
+  }
+
+  /** Whether the actor is staff of the ticket's subject. */
+  private isStaff(actor: Actor, subject: Subject): boolean {
+    return subject.staffRoles.value.some((roleId) => actor.roles.includes(roleId));
+  }
+
+  private async ticketFor(actor: Actor, ticketId: string) {
+    const ticket = await repo.findTicket(this.db, ticketId, actor.serverId);
+    if (!ticket) return null;
+    const subject = await this.liveSubject(actor.serverId, ticket.subject_id);
+    return subject ? { ticket, subject } : null;
+  }
+
+  async claim(actor: Actor, ticketId: string): Promise<InteractionResponse> {
+    const found = await this.ticketFor(actor, ticketId);
+    if (!found) return reply('This ticket no longer exists.');
+    const { ticket, subject } = found;
+    if (!this.isStaff(actor, subject)) return reply('Only staff can claim tickets.');
+    if (ticket.state === 'Closed') return reply('This ticket is closed.');
+    if (ticket.assignee_id === actor.userId) return reply('You have already claimed this ticket.');
+    if (ticket.assignee_id) return reply(`This ticket is already claimed by <@${ticket.assignee_id}>.`);
+    await this.support.update(actor.serverId, ticketId, { assigneeId: actor.userId });
+    if (ticket.channel_id) {
+      const { id, ...claimer } = overwrite(actor.userId, 'member', subject.permissions.claimPermissions.value, ['ViewChannel']);
+      await this.platform.putChannelPermission(ticket.channel_id, id, claimer).catch(() => undefined);
+    }
+    await this.platform.postMessage(ticketId, { content: `This ticket was claimed by <@${actor.userId}>.`, allowed_mentions: { users: [] } }).catch(() => undefined);
+    await this.log(subject, 'claimed', `Ticket #${ticket.number} (${ticket.name}) was claimed by <@${actor.userId}>.`);
+    return reply('You claimed this ticket.');
+  }
+
+  /** Whether the actor holds at least the subject's least ticket role allowed to close. */
+  private mayClose(actor: Actor, subject: Subject, authorId: string): boolean {
+    const role = this.isStaff(actor, subject) ? 'Staff' : actor.userId === authorId ? 'TicketOwner' : 'Member';
+    return TICKET_ROLES.indexOf(role) >= TICKET_ROLES.indexOf(subject.limitations.neededCloseRole);
+  }
+
+  /** The close button: the reason first when the subject asks for one. */
+  async requestClose(actor: Actor, ticketId: string): Promise<InteractionResponse> {
+    const found = await this.ticketFor(actor, ticketId);
+    if (!found) return reply('This ticket no longer exists.');
+    const { ticket, subject } = found;
+    if (ticket.state === 'Closed') return reply('This ticket is already closed.');
+    if (!this.mayClose(actor, subject, ticket.author_id)) return reply('You are not allowed to close this ticket.');
+    if (subject.automation.requireCloseReason) {
+      return {
+        type: InteractionResponseType.Modal,
+        data: {
+          custom_id: ticketCustomId('close-reason', ticketId),
+          title: 'Close ticket',
+          components: [
+            {
+              type: ComponentType.ActionRow,
+              components: [{ type: ComponentType.TextInput, custom_id: 'reason', label: 'Reason', style: TextInputStyle.Paragraph, required: true, max_length: 1024 }],
+            },
+          ],
+        },
+      };
+    }
+    return this.closeOrSchedule(actor, ticketId, null);
+  }
+
+  /** A close asked for (with its reason when given): at once, or after the subject's close delay. */
+  async closeOrSchedule(actor: Actor, ticketId: string, reason: string | null): Promise<InteractionResponse> {
+    const found = await this.ticketFor(actor, ticketId);
+    if (!found) return reply('This ticket no longer exists.');
+    const { ticket, subject } = found;
+    if (ticket.state === 'Closed') return reply('This ticket is already closed.');
+    if (!this.mayClose(actor, subject, ticket.author_id)) return reply('You are not allowed to close this ticket.');
+    const delay = spanMs(subject.automation.closeDelay);
+    if (delay <= 0) return this.close(actor.userId, actor.serverId, ticketId, reason);
+
+    const runAt = new Date(Date.now() + delay).toISOString();
+    const scheduled = await this.db
+      .insertInto('ticket_jobs')
+      .values({ id: randomUUID(), ticket_id: ticketId, server_id: actor.serverId, kind: 'close', run_at: runAt, actor_id: actor.userId, reason, created_at: now() })
+      .onConflict((oc) => oc.columns(['ticket_id', 'kind']).doNothing())
+      .executeTakeFirst();
+    if (Number(scheduled.numInsertedOrUpdatedRows ?? 1n) === 0) return reply('This ticket is already closing.');
+    const { cancelCloseButton, closeNowButton } = subject.buttons;
+    if (ticket.channel_id) {
+      await this.platform
+        .postMessage(ticket.channel_id, {
+          content: `This ticket will close in ${spanText(delay)}${reason ? `: ${reason}` : '.'}`,
+          components: [
+            row(
+              platformButton(cancelCloseButton, ticketCustomId('cancel-close', ticketId), 'Cancel close'),
+              platformButton(closeNowButton, ticketCustomId('close-now', ticketId), 'Close now'),
+            ),
+          ],
+        })
+        .catch(() => undefined);
+    }
+    return reply(`The ticket will close in ${spanText(delay)}.`);
+  }
+
+  async cancelClose(actor: Actor, ticketId: string): Promise<InteractionResponse> {
+    const found = await this.ticketFor(actor, ticketId);
+    if (!found) return reply('This ticket no longer exists.');
+    if (!this.mayClose(actor, found.subject, found.ticket.author_id)) return reply('You are not allowed to cancel closing this ticket.');
+    const removed = await this.db.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).where('kind', '=', 'close').executeTakeFirst();
+    if (Number(removed.numDeletedRows) === 0) return reply('This ticket is not closing.');
+    if (found.ticket.channel_id) {
+      await this.platform.postMessage(found.ticket.channel_id, { content: `<@${actor.userId}> cancelled closing this ticket.`, allowed_mentions: { users: [] } }).catch(() => undefined);
+    }
+    return reply('Closing was cancelled.');
+  }
+
+  /** "Close now" under a pending close: the waiting close happens at once. */
+  async closeNow(actor: Actor, ticketId: string): Promise<InteractionResponse> {
+    const found = await this.ticketFor(actor, ticketId);
+    if (!found) return reply('This ticket no longer exists.');
+    if (!this.mayClose(actor, found.subject, found.ticket.author_id)) return reply('You are not allowed to close this ticket.');
+    const job = await this.db.selectFrom('ticket_jobs').selectAll().where('ticket_id', '=', ticketId).where('kind', '=', 'close').executeTakeFirst();
+    return this.close(actor.userId, actor.serverId, ticketId, job?.reason ?? null);
+  }
+
+  /**
+   * Closes the ticket: recorded with who and why, any pending close dropped, the close logged, and
+   * the channel removed (the ticket's messages stay in its history).
+   */
+  async close(closedBy: string, serverId: string, ticketId: string, reason: string | null, force = false): Promise<InteractionResponse> {
+    const ticket = await repo.findTicket(this.db, ticketId, serverId);
+    if (!ticket) return reply('This ticket no longer exists.');
+    if (ticket.state === 'Closed') return reply('This ticket is already closed.');
+    await this.support.update(serverId, ticketId, { closure: { closedBy, reason, force } });
+    await this.db.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).execute();
+    const subject = await this.liveSubject(serverId, ticket.subject_id);
+    if (subject) await this.log(subject, 'closed', `Ticket #${ticket.number} (${ticket.name}) was closed by <@${closedBy}>${reason ? `: ${reason}` : '.'}`);
+    if (ticket.channel_id) await this.platform.deleteChannel(ticket.channel_id).catch(() => undefined);
+    return reply(reason ? `Ticket closed: ${reason}` : 'Ticket closed.');
+  }
+
+  /** Runs the closes whose delay has passed, each once even if two processes look at the same time. */
+  async runDueJobs(at: Date = new Date()): Promise<number> {
+    const due = await this.db.selectFrom('ticket_jobs').selectAll().where('run_at', '<=', at.toISOString()).orderBy('run_at').limit(100).execute();
+    let ran = 0;
+    for (const job of due) {
+      const taken = await this.db.deleteFrom('ticket_jobs').where('id', '=', job.id).executeTakeFirst();
+      if (Number(taken.numDeletedRows) === 0) continue;
+      await this.close(job.actor_id, job.server_id, job.ticket_id, job.reason);
+      ran += 1;
+    }
+    return ran;
+  }
+
+  /**
+   * Auto-close (SPEC §4): a ticket waiting for its user longer than the subject's warn time gets a
+   * warning and the AutoClose state; longer than its close time, it closes. Computed from stored
+   * activity, so a sweep missed while the process was down is made up by the next one.
+   */
+  async sweepAutoClose(at: Date = new Date()): Promise<number> {
+    const waiting = await this.db.selectFrom('tickets').selectAll().where('deleted', '=', 0).where('state', 'in', ['PendingUser', 'AutoClose']).execute();
+    const subjects = new Map<string, Subject | null>();
+    let changed = 0;
+    for (const ticket of waiting) {
+      if (!subjects.has(ticket.subject_id)) subjects.set(ticket.subject_id, await this.liveSubject(ticket.server_id, ticket.subject_id));
+      const auto = subjects.get(ticket.subject_id)?.automation.autoCloseTime;
+      if (!auto?.enabled) continue;
+      const idle = at.getTime() - Date.parse(ticket.last_activity_at);
+      const closeAfter = spanMs(auto.value.closeTime);
+      if (closeAfter > 0 && idle >= closeAfter) {
+        await this.close(this.config.platform.clientId, ticket.server_id, ticket.id, 'Closed after a period without a reply', true);
+        changed += 1;
+      } else if (ticket.state === 'PendingUser' && idle >= spanMs(auto.value.warnTime)) {
+        // The state changes without counting as activity: the close time still runs from the last message.
+        await repo.updateTicket(this.db, ticket.id, { state: 'AutoClose' });
+        if (ticket.channel_id) {
+          const left = Math.max(0, closeAfter - idle);
+          await this.platform
+            .postMessage(ticket.channel_id, { content: `<@${ticket.author_id}> This ticket will close in ${spanText(left)} unless you reply.`, allowed_mentions: { users: [ticket.author_id] } })
+            .catch(() => undefined);
+        }
+        changed += 1;
+      }
+    }
+    return changed;
+  }
+
+  /** Posts an event to the subject's log channel when the subject logs that kind of event. */
+  private async log(subject: Subject, event: 'created' | 'claimed' | 'closed', text: string): Promise<void> {
+    const { channelId, rainbowColors } = subject.logging;
+    if (!channelId || !subject.logging[event]) return;
+    const colors = { created: 0x57f287, claimed: 0x5865f2, closed: 0xed4245 } as const;
+    await this.platform
+      .postMessage(channelId, { embeds: [{ description: text, color: rainbowColors ? colors[event] : 0x5865f2, timestamp: now() }], allowed_mentions: { parse: [] } })
+      .catch(() => undefined);
+  }
+
+  /**
+   * A message of the ticket's channel, as the bot worker reports it: a member holding one of the
+   * subject's staff roles writes as staff. When the state changes and the subject moves tickets,
+   * the channel goes to the category of its new state.
+   */
+  async recordMessage(caller: Caller | null, serverId: string, ticketId: string, request: CreateTicketMessageRequest): Promise<TicketMessage> {
+    const before = await repo.findTicket(this.db, ticketId, serverId);
+    const subject = before ? await this.liveSubject(serverId, before.subject_id) : null;
+    let messageType = request.messageType;
+    const authorId = caller?.kind === 'user' ? caller.userId : request.authorId;
+    if (messageType === 'User' && caller?.kind !== 'user' && authorId && subject && subject.staffRoles.value.length > 0) {
+      const member = await this.platform.getMember(serverId, authorId).catch(() => null);
+      if (member?.roles.some((roleId) => subject.staffRoles.value.includes(roleId))) messageType = 'Staff';
+    }
+    const message = await this.support.addMessage(caller, serverId, ticketId, { ...request, messageType });
+    const after = await repo.findTicket(this.db, ticketId, serverId);
+    if (before && after && subject && before.state !== after.state && subject.categories.moveTickets && after.channel_id) {
+      const target = after.state === 'PendingUser' ? subject.categories.waitingForUser[0] : after.state === 'PendingStaff' ? subject.categories.waitingForStaff[0] : undefined;
+      if (target) await this.platform.editChannel(after.channel_id, { parent_id: target.id }).catch(() => undefined);
+    }
+    return message;
+  }
+}
