@@ -24,14 +24,18 @@ export function seed({ file, servers, tickets, messagesPerTicket, userIds }: See
     `insert into subjects (id, server_id, name, name_key, deleted, active, position, inherits_from, settings, created_at, updated_at) values (?, ?, 'Support', 'support', 0, 1, 0, null, '{}', ?, ?)`,
   );
   const insertTicket = db.prepare(
-    `insert into tickets (id, server_id, subject_id, number, name, author_id, assignee_id, state, channel_id, template_answers, created_at, last_activity_at, closed_at, closed_by, close_reason, close_force, deleted)
-     values (?, ?, ?, ?, ?, ?, null, ?, null, '[]', ?, ?, null, null, null, null, 0)`,
+    `insert into tickets (id, server_id, subject_id, number, name, author_id, assignee_id, state, channel_id, template_answers, created_at, last_activity_at, closed_at, closed_by, close_reason, close_force, deleted, last_message_id)
+     values (?, ?, ?, ?, ?, ?, null, ?, null, '[]', ?, ?, null, null, null, null, 0, null)`,
   );
   const insertMember = db.prepare(`insert into ticket_members (ticket_id, user_id, added_at) values (?, ?, ?)`);
   const insertMessage = db.prepare(
     `insert into ticket_messages (id, ticket_id, server_id, external_id, author_id, message_type, body, history, modified, deleted, deleted_at, created_at) values (?, ?, ?, null, ?, ?, ?, '[]', 0, 0, null, ?)`,
   );
-  const insertDoc = db.prepare(`insert into ticket_search (ticket_id, server_id, kind, ref_id, body) values (?, ?, ?, ?, ?)`);
+  const pointLastMessage = db.prepare(`update tickets set last_message_id = ? where id = ?`);
+  // Document rowids follow the index layout of migration 0007: the ticket's search_key × 2^20 plus
+  // the document's number. The database is empty, so the n-th ticket inserted gets search_key n.
+  const insertDoc = db.prepare(`insert into ticket_search (rowid, ticket_id, server_id, kind, ref_id, body) values (?, ?, ?, ?, ?, ?)`);
+  const docRowid = (ticket: number, doc: number) => (ticket + 1) * 1_048_576 + doc;
 
   db.transaction(() => {
     const iso = new Date(at).toISOString();
@@ -60,13 +64,16 @@ export function seed({ file, servers, tickets, messagesPerTicket, userIds }: See
         const name = `ticket-${Math.floor(t / servers) + 1}`;
         insertTicket.run(id, serverId, subjectOf.get(serverId)!, Math.floor(t / servers) + 1, name, author, t % 3 === 0 ? 'Closed' : 'PendingStaff', created, created);
         insertMember.run(id, author, created);
-        insertDoc.run(id, serverId, 'name', id, name);
+        insertDoc.run(docRowid(t, 0), id, serverId, 'name', id, name);
+        let lastMessageId: string | null = null;
         for (let m = 0; m < messagesPerTicket; m++) {
           const messageId = randomUUID();
           const content = sentence();
           insertMessage.run(messageId, id, serverId, author, m % 2 === 0 ? 'User' : 'Staff', JSON.stringify({ content, embeds: [], mentions: [], attachments: [] }), created);
-          insertDoc.run(id, serverId, 'message', messageId, content);
+          insertDoc.run(docRowid(t, m + 1), id, serverId, 'message', messageId, content);
+          lastMessageId = messageId;
         }
+        if (lastMessageId) pointLastMessage.run(lastMessageId, id);
       }
     })();
   }

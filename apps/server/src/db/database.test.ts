@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { fromJson, toJson } from './database';
+import type { TicketListQuery } from '@ticket/contracts';
+import { sql } from 'kysely';
+import * as repo from '../services/support/repository';
+import { fromJson, openDatabase, toJson } from './database';
 import { migrateToLatest } from './migrate';
 import { engines, freshDatabase } from '../test/harness';
 import type { Database } from './database';
@@ -41,5 +44,40 @@ describe.each(engines)('database on %s', (engine) => {
     await expect(
       database.db.insertInto('memberships').values({ user_id: '1', server_id: '404', role: 'Member', nickname: null, avatar: null, role_ids: '[]', updated_at: at }).execute(),
     ).rejects.toThrow();
+  });
+});
+
+describe('upgrading a SQLite database that holds tickets', () => {
+  it('keeps every ticket findable and points each at its newest message (migrations 0007 and 0008)', async () => {
+    const database = await openDatabase('sqlite://:memory:', { migrate: false });
+    const db = database.db;
+    await migrateToLatest(db, 'sqlite', '0006-ticket-jobs');
+    const at = '2026-01-01T00:00:00.000Z';
+    for (const [id, server] of [['t1', 's1'], ['t2', 's2']] as const) {
+      await sql`insert into tickets (id, server_id, subject_id, number, name, author_id, assignee_id, state, channel_id, template_answers, created_at, last_activity_at, closed_at, closed_by, close_reason, close_force, deleted)
+        values (${id}, ${server}, 'subject', 1, ${`name-${id}`}, 'u', null, 'PendingStaff', null, '[]', ${at}, ${at}, null, null, null, null, 0)`.execute(db);
+      await sql`insert into ticket_search (ticket_id, server_id, kind, ref_id, body) values (${id}, ${server}, 'name', ${id}, ${`name-${id}`})`.execute(db);
+      for (const [n, body] of ['first words', 'latest refund words'].entries()) {
+        await sql`insert into ticket_messages (id, ticket_id, server_id, external_id, author_id, message_type, body, history, modified, deleted, deleted_at, created_at)
+          values (${`${id}-m${n}`}, ${id}, ${server}, null, 'u', 'User', ${JSON.stringify({ content: body })}, '[]', 0, 0, null, ${`2026-01-0${n + 2}T00:00:00.000Z`})`.execute(db);
+        await sql`insert into ticket_search (ticket_id, server_id, kind, ref_id, body) values (${id}, ${server}, 'message', ${`${id}-m${n}`}, ${body})`.execute(db);
+      }
+    }
+    await migrateToLatest(db, 'sqlite');
+
+    const tickets = await db.selectFrom('tickets').select(['id', 'search_key', 'last_message_id']).orderBy('id').execute();
+    expect(tickets).toEqual([
+      { id: 't1', search_key: 1, last_message_id: 't1-m1' },
+      { id: 't2', search_key: 2, last_message_id: 't2-m1' },
+    ]);
+    const found = await repo.pageTickets(db, 'sqlite', { serverId: 's2' }, { Page: 1, Amount: 10 } as TicketListQuery, ['refund']);
+    expect(found.rows.map((r) => r.id)).toEqual(['t2']);
+    expect((await repo.matchingDocs(db, 'sqlite', ['t1'], ['first'], 's1')).map((d) => d.ref_id)).toEqual(['t1-m0']);
+    // A ticket opened after the upgrade gets the next key, and its documents their own range.
+    await sql`insert into tickets (id, server_id, subject_id, number, name, author_id, assignee_id, state, channel_id, template_answers, created_at, last_activity_at, closed_at, closed_by, close_reason, close_force, deleted)
+      values ('t3', 's1', 'subject', 2, 'name-t3', 'u', null, 'PendingStaff', null, '[]', ${at}, ${at}, null, null, null, null, 0)`.execute(db);
+    await repo.putSearchDoc(db, 'sqlite', { ticket_id: 't3', server_id: 's1', kind: 'message', ref_id: 'm', body: 'refund please' });
+    expect((await repo.pageTickets(db, 'sqlite', { serverId: 's1' }, { Page: 1, Amount: 10 } as TicketListQuery, ['refund'])).rows.map((r) => r.id).sort()).toEqual(['t1', 't3']);
+    await database.destroy();
   });
 });

@@ -7,6 +7,8 @@ import { panelsMigration } from './migrations/0003-panels';
 import { ticketsMigration } from './migrations/0004-tickets';
 import { filesMigration } from './migrations/0005-files';
 import { ticketJobsMigration } from './migrations/0006-ticket-jobs';
+import { searchScopeMigration } from './migrations/0007-search-scope';
+import { lastMessageMigration } from './migrations/0008-last-message';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -16,13 +18,17 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0004-tickets': ticketsMigration,
   '0005-files': filesMigration,
   '0006-ticket-jobs': ticketJobsMigration,
+  '0007-search-scope': searchScopeMigration,
+  '0008-last-message': lastMessageMigration,
 };
 
-export async function migrateToLatest(db: Kysely<DB>, engine: Engine): Promise<void> {
+/** Runs every migration not yet run; `upTo` stops after that one (tests of an upgrade use it). */
+export async function migrateToLatest(db: Kysely<DB>, engine: Engine, upTo?: keyof typeof all): Promise<void> {
   const provider: MigrationProvider = {
     getMigrations: async () => Object.fromEntries(Object.entries(all).map(([name, make]) => [name, make(engine)])),
   };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -149,6 +149,10 @@ export interface TicketsTable {
   close_reason: string | null;
   close_force: number | null;
   deleted: number;
+  /** SQLite: the ticket's stable number in the search index (migration 0007); null on PostgreSQL. */
+  search_key: number | null;
+  /** The newest message that is not deleted (migration 0008). */
+  last_message_id: string | null;
 }
 
 export interface TicketMembersTable {

@@ -35,8 +35,10 @@ export async function updateTicket(db: Db, ticketId: string, fields: Partial<Tic
   await db.updateTable('tickets').set(fields).where('id', '=', ticketId).execute();
 }
 
-export async function deleteTicket(db: Db, ticketId: string): Promise<void> {
-  await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).execute();
+export async function deleteTicket(db: Db, engine: Engine, ticketId: string): Promise<void> {
+  const range = engine === 'sqlite' ? await docRange(db, ticketId) : null;
+  if (range) await sql`delete from ticket_search where rowid between ${range.first} and ${range.last}`.execute(db);
+  else await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).execute();
   await db.deleteFrom('tickets').where('id', '=', ticketId).execute();
 }
 
@@ -98,52 +100,93 @@ export async function removeReactions(db: Db, messageId: string, filter: { emoji
   await query.execute();
 }
 
-/** The newest message of each ticket, and the staff who wrote in it. */
-export async function activityOf(db: Db, ticketIds: string[]) {
-  if (ticketIds.length === 0) return { last: new Map<string, MessageRow>(), attendees: new Map<string, string[]>() };
+/** The newest message of each ticket (by the ticket's pointer), and the staff who wrote in it. */
+export async function activityOf(db: Db, tickets: Pick<TicketRow, 'id' | 'last_message_id'>[]) {
+  const last = new Map<string, MessageRow>();
+  const attendees = new Map<string, string[]>();
+  if (tickets.length === 0) return { last, attendees };
+  const lastIds = tickets.flatMap((t) => t.last_message_id ?? []);
   const [latest, staff] = await Promise.all([
-    db
-      .selectFrom('ticket_messages as m')
-      .selectAll('m')
-      .where('m.ticket_id', 'in', ticketIds)
-      .where('m.deleted', '=', 0)
-      .where('m.created_at', '=', (eb) =>
-        eb.selectFrom('ticket_messages as n').select((e) => e.fn.max('n.created_at').as('c')).whereRef('n.ticket_id', '=', 'm.ticket_id').where('n.deleted', '=', 0),
-      )
-      .execute(),
+    lastIds.length > 0 ? db.selectFrom('ticket_messages').selectAll().where('id', 'in', lastIds).execute() : Promise.resolve([]),
     db
       .selectFrom('ticket_messages')
       .select(['ticket_id', 'author_id'])
       .distinct()
-      .where('ticket_id', 'in', ticketIds)
+      .where(
+        'ticket_id',
+        'in',
+        tickets.map((t) => t.id),
+      )
       .where('message_type', '=', 'Staff')
       .execute(),
   ]);
-  const last = new Map<string, MessageRow>();
-  for (const row of latest) if (!last.has(row.ticket_id)) last.set(row.ticket_id, row);
-  const attendees = new Map<string, string[]>();
+  for (const row of latest) last.set(row.ticket_id, row);
   for (const row of staff) attendees.set(row.ticket_id, [...(attendees.get(row.ticket_id) ?? []), row.author_id]);
   return { last, attendees };
 }
 
+/** Points the ticket at its newest message that is not deleted (after a deletion). */
+export async function refreshLastMessage(db: Db, ticketId: string): Promise<void> {
+  const newest = await db
+    .selectFrom('ticket_messages')
+    .select('id')
+    .where('ticket_id', '=', ticketId)
+    .where('deleted', '=', 0)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  await db.updateTable('tickets').set({ last_message_id: newest?.id ?? null }).where('id', '=', ticketId).execute();
+}
+
 // --- Search documents -------------------------------------------------------------------------
 
-export async function putSearchDoc(db: Db, doc: { ticket_id: string; server_id: string; kind: string; ref_id: string; body: string }): Promise<void> {
-  await db.deleteFrom('ticket_search').where('ticket_id', '=', doc.ticket_id).where('kind', '=', doc.kind).where('ref_id', '=', doc.ref_id).execute();
-  if (doc.body.trim() !== '') await db.insertInto('ticket_search').values(doc).execute();
+/**
+ * SQLite: a ticket's search documents have the rowids search_key × 2^20 + 0, 1, 2… (migration
+ * 0007), so that a match yields its ticket from the rowid alone and a ticket's documents are one
+ * rowid range.
+ */
+// Inlined in queries as a literal: a bound JavaScript number is a REAL to SQLite, and rowid / 1048576.0 is no integer.
+const DOCS_PER_TICKET = 1_048_576;
+
+async function docRange(db: Db, ticketId: string): Promise<{ first: number; last: number } | null> {
+  const row = await db.selectFrom('tickets').select('search_key').where('id', '=', ticketId).executeTakeFirst();
+  const key = row?.search_key;
+  return key == null ? null : { first: key * DOCS_PER_TICKET, last: key * DOCS_PER_TICKET + DOCS_PER_TICKET - 1 };
 }
 
-export async function removeSearchDoc(db: Db, ticketId: string, kind: string, refId: string): Promise<void> {
-  await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).where('kind', '=', kind).where('ref_id', '=', refId).execute();
+type SearchDoc = { ticket_id: string; server_id: string; kind: string; ref_id: string; body: string };
+
+export async function putSearchDoc(db: Db, engine: Engine, doc: SearchDoc): Promise<void> {
+  await removeSearchDoc(db, engine, doc.ticket_id, doc.kind, doc.ref_id);
+  if (doc.body.trim() === '') return;
+  const range = engine === 'sqlite' ? await docRange(db, doc.ticket_id) : null;
+  if (!range) {
+    await db.insertInto('ticket_search').values(doc).execute();
+    return;
+  }
+  await sql`insert into ticket_search (rowid, ticket_id, server_id, kind, ref_id, body)
+    select coalesce(max(rowid) + 1, ${range.first}), ${doc.ticket_id}, ${doc.server_id}, ${doc.kind}, ${doc.ref_id}, ${doc.body}
+    from ticket_search where rowid between ${range.first} and ${range.last}`.execute(db);
 }
 
-export async function matchingDocs(db: Db, engine: Engine, ticketIds: string[], terms: string[]) {
+export async function removeSearchDoc(db: Db, engine: Engine, ticketId: string, kind: string, refId: string): Promise<void> {
+  const range = engine === 'sqlite' ? await docRange(db, ticketId) : null;
+  if (range) {
+    await sql`delete from ticket_search where rowid between ${range.first} and ${range.last} and kind = ${kind} and ref_id = ${refId}`.execute(db);
+  } else {
+    await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).where('kind', '=', kind).where('ref_id', '=', refId).execute();
+  }
+}
+
+/** The documents of these tickets that match, for highlights; `serverId` narrows the search when all are in one server. */
+export async function matchingDocs(db: Db, engine: Engine, ticketIds: string[], terms: string[], serverId?: string) {
   if (ticketIds.length === 0) return [];
   return db
     .selectFrom('ticket_search')
     .select(['ticket_id', 'kind', 'ref_id', 'body'])
-    .where('ticket_id', 'in', ticketIds)
-    .where(matchPredicate(engine, terms))
+    .where(engine === 'sqlite' ? sql<boolean>`ticket_search.rowid / ${sql.lit(DOCS_PER_TICKET)} in (select search_key from tickets where id in (${sql.join(ticketIds)}))` : sql<boolean>`ticket_search.ticket_id in (${sql.join(ticketIds)})`)
+    .where(matchPredicate(engine, terms, serverId))
     .execute();
 }
 
@@ -178,18 +221,35 @@ export async function pageTickets(
   if (filters.Active === false) query = query.where('tickets.state', '=', 'Closed');
   if (terms) {
     const scopeServer = 'serverId' in scope ? scope.serverId : undefined;
-    query = query.where('tickets.id', 'in', (eb) => {
-      let docs = eb.selectFrom('ticket_search').select('ticket_search.ticket_id').where(matchPredicate(engine, terms));
-      if (scopeServer) docs = docs.where('ticket_search.server_id', '=', scopeServer);
-      return docs;
-    });
+    const match = matchPredicate(engine, terms, scopeServer);
+    query =
+      engine === 'sqlite'
+        ? query.where(sql<boolean>`tickets.search_key in (select ticket_search.rowid / ${sql.lit(DOCS_PER_TICKET)} from ticket_search where ${match})`)
+        : query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_search').select('ticket_search.ticket_id').where(match));
   }
   const offset = (filters.Page - 1) * filters.Amount;
-  const [rows, total] = await Promise.all([
-    query.selectAll('tickets').orderBy('tickets.last_activity_at', 'desc').orderBy('tickets.id', 'desc').offset(offset).limit(filters.Amount).execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  const ordered = query.selectAll('tickets').orderBy('tickets.last_activity_at', 'desc').orderBy('tickets.id', 'desc').offset(offset).limit(filters.Amount);
+  if (!terms) {
+    // A list reads its page straight off the (server, activity) index; the count is a second, cheap query.
+    const [rows, total] = await Promise.all([ordered.execute(), query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
+    return { rows, total: Number(total.n) };
+  }
+  // A search gives the page and the number of matches in one pass, so the text search runs once.
+  const page = await query
+    .selectAll('tickets')
+    .select(sql<number>`count(*) over ()`.as('total_in_scope'))
+    .orderBy('tickets.last_activity_at', 'desc')
+    .orderBy('tickets.id', 'desc')
+    .offset(offset)
+    .limit(filters.Amount)
+    .execute();
+  if (page.length > 0 || offset === 0) {
+    const rows = page.map(({ total_in_scope: _total, ...row }) => row);
+    return { rows, total: Number(page[0]?.total_in_scope ?? 0) };
+  }
+  // Past the last page there is no row to carry the total.
+  const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return { rows: [], total: Number(total.n) };
 }
 
 export async function personalServers(db: Db, userId: string, offset: number, limit: number) {

@@ -44,6 +44,12 @@ export function stateAfterMessage(state: TicketState, type: TicketMessage['messa
   return type === 'Staff' ? 'PendingUser' : 'PendingStaff';
 }
 
+/** The server all these tickets are in, when there is one. */
+const oneServer = (rows: { server_id: string }[]): string | undefined => {
+  const first = rows[0]?.server_id;
+  return first !== undefined && rows.every((r) => r.server_id === first) ? first : undefined;
+};
+
 const pageOf = <T>(elements: T[], page: number, amount: number, total: number): PagedResult<T> => ({
   page,
   maxPage: Math.max(1, Math.ceil(total / amount)),
@@ -164,8 +170,8 @@ export class SupportService {
     const [servers, subjects, activity, docs] = await Promise.all([
       this.servers([...new Set(rows.map((r) => r.server_id))]),
       this.subjects([...new Set(rows.map((r) => r.subject_id))]),
-      repo.activityOf(this.db, ids),
-      terms ? repo.matchingDocs(this.db, this.engine, ids, terms) : Promise.resolve([]),
+      repo.activityOf(this.db, rows),
+      terms ? repo.matchingDocs(this.db, this.engine, ids, terms, oneServer(rows)) : Promise.resolve([]),
     ]);
     const users = new Map(
       (await this.users(rows.flatMap((r) => [r.author_id, r.assignee_id, r.closed_by].filter((x): x is string => !!x)))).map((u) => [u.id, u]),
@@ -260,11 +266,13 @@ export class SupportService {
             closed_by: null,
             close_reason: null,
             close_force: null,
+            last_message_id: null,
+            search_key: null,
           });
           await repo.addMember(trx, ticketId, request.authorId);
-          await repo.putSearchDoc(trx, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: request.ticketName });
+          await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: request.ticketName });
           for (const answer of request.templateAnswers) {
-            await repo.putSearchDoc(trx, { ticket_id: ticketId, server_id: serverId, kind: 'answer', ref_id: answer.questionId, body: answer.answer });
+            await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'answer', ref_id: answer.questionId, body: answer.answer });
           }
         });
         break;
@@ -284,7 +292,7 @@ export class SupportService {
       const fields: Partial<repo.TicketRow> = {};
       if (update.ticketName !== undefined) {
         fields.name = update.ticketName;
-        await repo.putSearchDoc(trx, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: update.ticketName });
+        await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: update.ticketName });
       }
       if (update.subjectId !== undefined) {
         const subject = await trx.selectFrom('subjects').select('id').where('server_id', '=', serverId).where('id', '=', update.subjectId).where('deleted', '=', 0).executeTakeFirst();
@@ -319,7 +327,7 @@ export class SupportService {
     await this.ticketIn(serverId, ticketId);
     await this.db.transaction().execute(async (trx) => {
       await this.files.deleteTicketFiles(serverId, ticketId, trx);
-      await repo.deleteTicket(trx, ticketId);
+      await repo.deleteTicket(trx, this.engine, ticketId);
     });
     await this.files.purgeDeleted();
   }
@@ -364,8 +372,8 @@ export class SupportService {
         deleted_at: null,
         created_at: at,
       });
-      await repo.putSearchDoc(trx, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
-      await repo.updateTicket(trx, ticketId, { state: stateAfterMessage(row.state as TicketState, request.messageType), last_activity_at: at });
+      await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
+      await repo.updateTicket(trx, ticketId, { state: stateAfterMessage(row.state as TicketState, request.messageType), last_activity_at: at, last_message_id: id });
     });
     const message = await repo.findMessage(this.db, ticketId, id);
     return this.toMessage(message!, []);
@@ -381,7 +389,7 @@ export class SupportService {
       const body = fromJson<MessageBody>(row.body);
       const history = [...fromJson<Revision[]>(row.history), { content: body.content, embeds: body.embeds, editedAt: now() }];
       await repo.updateMessage(trx, messageId, { body: toJson({ ...body, ...request.message }), history: toJson(history), modified: 1 });
-      await repo.putSearchDoc(trx, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: messageId, body: request.message.content });
+      await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: messageId, body: request.message.content });
     });
     return this.messageWithReactions(ticketId, messageId);
   }
@@ -393,7 +401,8 @@ export class SupportService {
       const row = await repo.findMessage(trx, ticketId, messageId);
       if (!row || row.deleted === 1) throw new NotFoundError(`No message ${messageId} in this ticket`);
       await repo.updateMessage(trx, messageId, { deleted: 1, deleted_at: now() });
-      await repo.removeSearchDoc(trx, ticketId, 'message', messageId);
+      await repo.removeSearchDoc(trx, this.engine, ticketId, 'message', messageId);
+      await repo.refreshLastMessage(trx, ticketId);
     });
   }
 
