@@ -166,6 +166,7 @@ export const TicketListQuery = PageQuery.extend({
   Assignee: Snowflake.optional(),
   ClosedBy: Snowflake.optional(),
   Active: BooleanQuery.optional().describe('true: only open tickets; false: only closed ones'),
+  HideResolved: BooleanQuery.optional().describe('true: leave out closed tickets and those closing on their own (AutoClose)'),
 });
 export type TicketListQuery = z.infer<typeof TicketListQuery>;
 

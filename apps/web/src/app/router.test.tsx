@@ -258,6 +258,44 @@ describe('the signed-in shell', () => {
     expect(await content()).toEqual({ screen: '/tickets', fade: 'b' });
   });
 
+  it("keeps a server's ticket list mounted while one of its tickets is open, in the app's own routes", async () => {
+    const user = testUser();
+    await storeSession(user, true);
+    const item = {
+      ticketId: 't1',
+      number: 3,
+      name: 'broken-login',
+      author: user.userId,
+      server: { serverId: OWNED, name: 'A server', iconUrl: null },
+      subject: { subjectId: 's1', name: 'Help' },
+      createdAt: '2025-03-01T10:00:00.000Z',
+      state: 'PendingStaff',
+      assignee: null,
+      closed: null,
+      users: [],
+    };
+    mockFetch((request: Recorded) => {
+      const path = request.url.split('?')[0];
+      if (path === `/api/server/servers/${OWNED}`) {
+        return json({ serverId: OWNED, name: 'A server', iconUrl: null, active: true, subscription: 'free', bannerUrl: null, ownerId: '1', memberCount: 5 });
+      }
+      if (path === `/api/support/servers/${OWNED}/tickets`) {
+        return json({ page: 1, maxPage: 1, elements: [{ ...item, highlights: [], lastMessage: null, lastActivity: item.createdAt, attendees: [] }] });
+      }
+      if (path === `/api/support/servers/${OWNED}/tickets/t1`) return json({ ...item, messages: [], members: [], templateAnswers: [] });
+      return json({ statusCode: 404, error: 'Not Found', code: 'not_found', message: 'no' }, { status: 404 });
+    });
+    const { router } = renderApp(`/staff/${OWNED}/tickets?active=1`);
+    const table = await screen.findByRole('table', undefined, { timeout: 5000 });
+    await act(() => screen.getByRole('link', { name: 'broken-login' }).click());
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ticket #3' })).toBeTruthy();
+    expect(router.state.location.search).toBe('?active=1');
+    expect(screen.queryByRole('table')).toBeNull();
+    await act(() => router.navigate(-1));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tickets' })).toBeTruthy();
+    expect(screen.getByRole('table')).toBe(table);
+  });
+
   it('denies a member a staff screen typed in directly, and lands on the Dashboard', async () => {
     const user = testUser();
     await storeSession(user, true);

@@ -19,8 +19,9 @@ export const SCREENS = {
   subjectSettings: async () =>
     (await withArea('settings', import('@/features/settings/components/subject-settings-page'))).SubjectSettingsPage,
   panels: async () => (await withArea('panels', import('@/features/panels/components/panels-page'))).PanelsPage,
-  staffFrame: async () => (await import('@/features/staff/components/staff-frame-page')).StaffFramePage,
-  myTickets: async () => (await import('@/features/tickets/components/my-tickets-page')).MyTicketsPage,
+  // The staff frame shows the server's tickets too, so it comes with their messages.
+  staffFrame: async () => (await withArea('tickets', import('@/features/staff/components/staff-frame-page'))).StaffFramePage,
+  myTickets: async () => (await withArea('tickets', import('@/features/tickets/components/my-tickets-page'))).MyTicketsPage,
   inviteCallback: async () => (await import('@/features/invite/components/invite-callback-page')).InviteCallbackPage,
 };
 

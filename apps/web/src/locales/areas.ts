@@ -4,7 +4,7 @@
  * strings of screens a user has not opened do not weigh on the first load. The translation files
  * stay one per language (see plugins/locale-parts.ts).
  */
-export const LOCALE_AREAS = ['settings', 'panels'] as const;
+export const LOCALE_AREAS = ['settings', 'panels', 'tickets'] as const;
 
 export type LocaleArea = (typeof LOCALE_AREAS)[number];
 export type LocalePart = 'shell' | LocaleArea;

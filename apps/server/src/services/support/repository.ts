@@ -219,6 +219,7 @@ export async function pageTickets(
   if (filters.ClosedBy) query = query.where('tickets.closed_by', '=', filters.ClosedBy);
   if (filters.Active === true) query = query.where('tickets.state', '!=', 'Closed');
   if (filters.Active === false) query = query.where('tickets.state', '=', 'Closed');
+  if (filters.HideResolved === true) query = query.where('tickets.state', 'not in', ['Closed', 'AutoClose']);
   if (terms) {
     const scopeServer = 'serverId' in scope ? scope.serverId : undefined;
     const match = matchPredicate(engine, terms, scopeServer);

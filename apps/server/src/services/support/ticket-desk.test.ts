@@ -194,6 +194,11 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     expect(await desk.sweepAutoClose(new Date(Date.now() + 30 * 60_000))).toBe(0);
     expect(await desk.sweepAutoClose(new Date(Date.now() + 61 * 60_000))).toBe(1);
     expect((await ticket(id)).state).toBe('AutoClose');
+    // A ticket closing on its own counts as resolved: the list can leave it out.
+    const listed = async (query: string) =>
+      (await api('GET', `/api/support/servers/${SERVER}/tickets?${query}`, undefined, ADMIN_KEY)).json<{ elements: { ticketId: string }[] }>().elements.map((t) => t.ticketId);
+    expect(await listed('Active=true')).toEqual([id]);
+    expect(await listed('HideResolved=true')).toEqual([]);
     expect((await messagesIn(id)).at(-1)?.content).toMatch(new RegExp(`^<@${USERS.eli}> This ticket will close in \\d+ minutes? unless you reply\\.$`));
     expect(await desk.sweepAutoClose(new Date(Date.now() + 121 * 60_000))).toBe(1);
     expect((await ticket(id)).closed).toMatchObject({ closedBy: '1100000000000000001', reason: 'Closed after a period without a reply' });

@@ -1,6 +1,6 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { panelsQueryOptions } from '@/features/panels/api/get-panels';
-import { serverTicketsQueryOptions } from '@/features/staff/api/get-server-tickets';
+import { serverTicketsQueryOptions } from '@/features/tickets/api/get-server-tickets';
 import { subjectsQueryOptions } from '@/features/settings/api/get-subjects';
 import { type ChecklistItemId, type ChecklistStatus, summarizeSubjects } from '../checklist';
 

@@ -8,7 +8,7 @@ import { useResendPanel } from '../api/resend-panel';
 import { channelName } from '../lib/channels';
 import { isSent } from '../lib/draft';
 import { saveErrorOf } from '../lib/error-message';
-import { relativeTime } from '../lib/relative-time';
+import { relativeTime } from '@/lib/relative-time';
 import { PencilIcon, RepeatIcon, TrashIcon } from '@/components/icons';
 
 interface PanelListProps {

@@ -90,20 +90,18 @@ describe('StaffFramePage', () => {
     expect(screen.queryByText(/Showing page/)).toBeNull();
   });
 
-  it('tickets: lists them with the SPEC columns and "Showing page X of Y"', async () => {
+  it('tickets: lists them in the frame, on the page of the address', async () => {
     const { calls } = backend(details(), {
       [`/api/support/servers/${SERVER}/tickets`]: () => json({ page: 2, maxPage: 3, elements: [ticketItem(7)] }),
     });
     open('tickets', `/staff/${SERVER}/tickets?page=2`);
     expect(await screen.findByText('Showing page 2 of 3')).toBeTruthy();
     const table = screen.getByRole('table');
-    const headers = within(table)
-      .getAllByRole('columnheader')
-      .map((header) => header.textContent);
-    expect(headers).toEqual(['Ticket', 'Author', 'Subject', 'Content', 'Claimed by', 'Closed by', 'Date']);
-    expect(within(table).getByRole('link', { name: '#7 ticket-7' }).getAttribute('href')).toBe(
-      `/staff/${SERVER}/tickets/t7`,
+    // The ticket opens with the list's query, so the way back shows the same page.
+    expect(within(table).getByRole('link', { name: 'ticket-7' }).getAttribute('href')).toBe(
+      `/staff/${SERVER}/tickets/t7?page=2`,
     );
+    expect(within(table).getByText('#7')).toBeTruthy();
     expect(within(table).getByText('Charles Babbage')).toBeTruthy();
     expect(within(table).getByText('Ada Lovelace')).toBeTruthy();
     expect(within(table).getByText('My invoice is wrong')).toBeTruthy();

@@ -1,15 +1,14 @@
 import { Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { LoadError } from '@/components/load-error';
+import { useServerTicket } from '@/features/tickets/api/get-server-ticket';
 import { paths, type StaffSection } from '@/lib/routes';
-import { useServerTicket } from '../api/get-server-ticket';
 import { type CurrentServer, useCurrentServer } from '../hooks/use-current-server';
 import { BotMissing } from './bot-missing';
 import { PremiumResultSection } from './sections/premium-result-section';
 import { PremiumSection } from './sections/premium-section';
-import { TicketSection } from './sections/ticket-section';
 import { TicketsSection } from './sections/tickets-section';
 import { WhitelabelSection } from './sections/whitelabel-section';
 import { type Crumb, StaffPageHeader } from './staff-page-header';
@@ -36,8 +35,10 @@ export function StaffFramePage({ section }: { section: StaffFrameSection }) {
   const blocked = current.notFound;
 
   switch (section) {
+    case 'tickets':
     case 'ticket':
-      return <TicketFrame current={current} notice={notice} blocked={blocked} />;
+      // One frame for the list and its tickets, so the list stays as it was while a ticket is open.
+      return <TicketsFrame current={current} notice={notice} blocked={blocked} />;
     default:
       return (
         <Frame current={current} title={t(`staff.sections.${section}`)} trail={trailOf(section, current.serverId, t('staff.sections.premium'))}>
@@ -85,26 +86,34 @@ function SectionBody({ section, current }: { section: StaffFrameSection; current
     case 'premiumUpdateSuccess':
       return <PremiumResultSection serverId={serverId} result="updateSuccess" />;
     case 'tickets':
-      return <TicketsSection serverId={serverId} />;
     case 'ticket':
-      // Rendered by its own frame, which load the record the title names.
+      // Rendered by their own frame, which loads the ticket the title names.
       return null;
   }
 }
 
-/** `/staff/:serverId/tickets/:ticketId`: titled with the ticket's number once it is known. */
-function TicketFrame({ current, notice, blocked }: RecordFrameProps) {
+/**
+ * `/staff/:serverId/tickets` and `/staff/:serverId/tickets/:ticketId`: the list, and a ticket titled
+ * with its number once it is known. The way back to the list keeps the list's query.
+ */
+function TicketsFrame({ current, notice, blocked }: RecordFrameProps) {
   const { t } = useTranslation();
-  const { ticketId = '' } = useParams();
-  const query = useServerTicket(current.serverId, ticketId);
+  const { ticketId } = useParams();
+  const location = useLocation();
+  const query = useServerTicket(blocked ? '' : current.serverId, ticketId);
+  const title = !ticketId
+    ? t('staff.sections.tickets')
+    : query.data
+      ? t('tickets.numbered', { number: query.data.number })
+      : t('staff.sections.ticket');
   return (
     <Frame
       current={current}
-      title={query.data ? t('tickets.numbered', { number: query.data.number }) : t('staff.sections.ticket')}
-      trail={[{ label: t('staff.sections.tickets'), to: paths.tickets(current.serverId) }]}
+      title={title}
+      trail={ticketId ? [{ label: t('staff.sections.tickets'), to: paths.tickets(current.serverId) + location.search }] : []}
     >
       {notice}
-      {!blocked && <TicketSection query={query} />}
+      {!blocked && <TicketsSection serverId={current.serverId} ticketId={ticketId} ticket={query} />}
     </Frame>
   );
 }

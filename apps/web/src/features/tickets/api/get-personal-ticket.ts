@@ -1,5 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getApi } from '@/lib/api';
+import { ticketKeys } from './keys';
+import { liveRefetchInterval } from './live-ticket';
 
 // No 404 fallback: "not found" is the answer for a ticket the user cannot see.
 export const getPersonalTicket = (ticketId: string, signal?: AbortSignal) =>
@@ -7,8 +9,11 @@ export const getPersonalTicket = (ticketId: string, signal?: AbortSignal) =>
 
 export const personalTicketQueryOptions = (ticketId: string) =>
   queryOptions({
-    queryKey: ['support', 'personal', 'ticket', ticketId],
+    queryKey: ticketKeys.personalTicket(ticketId),
     queryFn: ({ signal }) => getPersonalTicket(ticketId, signal),
+    refetchInterval: liveRefetchInterval,
+    refetchIntervalInBackground: false,
   });
 
-export const usePersonalTicket = (ticketId: string) => useQuery(personalTicketQueryOptions(ticketId));
+export const usePersonalTicket = (ticketId: string | undefined) =>
+  useQuery({ ...personalTicketQueryOptions(ticketId ?? ''), enabled: Boolean(ticketId) });

@@ -47,17 +47,19 @@ describe('MyTicketsPage', () => {
   });
 
   it('filters by the server in ?server=, and the filter changes it', async () => {
-    const { calls, router } = open(`/tickets?server=${SERVER}`, () =>
-      json({ page: 1, maxPage: 1, elements: [{ ...ticket, highlights: [], lastMessage: null, lastActivity: ticket.createdAt, attendees: [] }] }),
+    const { calls, router } = open(`/tickets?server=${SERVER}`, (request) =>
+      request.url.startsWith('/api/support/personal/tickets/servers')
+        ? json({ page: 1, maxPage: 1, elements: [ticket.server] })
+        : json({ page: 1, maxPage: 1, elements: [{ ...ticket, highlights: [], lastMessage: null, lastActivity: ticket.createdAt, attendees: [] }] }),
     );
     const table = await screen.findByRole('table');
-    expect(within(table).getByRole('link', { name: '#12 help-ada' }).getAttribute('href')).toBe('/tickets/t1');
+    expect(within(table).getByRole('link', { name: 'help-ada' }).getAttribute('href')).toBe(`/tickets/t1?server=${SERVER}`);
     expect(within(table).getByText('Poetry Science')).toBeTruthy();
     expect(screen.getByText('Showing page 1 of 1')).toBeTruthy();
-    expect(calls[0]?.url).toBe(`/api/support/personal/tickets?Server=${SERVER}&Page=1&Amount=25`);
+    expect(calls.map((call) => call.url)).toContain(`/api/support/personal/tickets?Server=${SERVER}&Page=1&Amount=25`);
 
     const filter = screen.getByRole('combobox', { name: 'Server' });
-    expect((filter as HTMLSelectElement).value).toBe(SERVER);
+    await waitFor(() => expect((filter as HTMLSelectElement).value).toBe(SERVER));
     await userEvent.selectOptions(filter, '');
     await waitFor(() => expect(router.state.location.search).toBe(''));
     await waitFor(() => expect(calls.some((call) => call.url === '/api/support/personal/tickets?Page=1&Amount=25')).toBe(true));
@@ -70,7 +72,8 @@ describe('MyTicketsPage', () => {
         : notFound(),
     );
     expect(await screen.findByRole('heading', { level: 2, name: '#12 help-ada' })).toBeTruthy();
-    expect(screen.getByText('Closed')).toBeTruthy();
+    expect(screen.getAllByText('Closed').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Live')).toBeNull();
     expect(screen.getByRole('link', { name: 'Back to My Tickets' }).getAttribute('href')).toBe('/tickets');
   });
 

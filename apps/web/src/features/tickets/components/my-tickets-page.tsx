@@ -1,97 +1,46 @@
-import { Anchor, Group, NativeSelect, Stack, Title } from '@mantine/core';
+import { Anchor, Group, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { DocumentTitle } from '@/components/document-title';
-import { EmptyState } from '@/components/empty-state';
-import { LoadError } from '@/components/load-error';
-import { LoadingBlock } from '@/components/loading-block';
-import { useAuthStore } from '@/lib/auth-store';
-import { paths } from '@/lib/routes';
+import { isStaffRole, roleOf, useAuthStore } from '@/lib/auth-store';
 import { usePersonalTicket } from '../api/get-personal-ticket';
-import { usePersonalTickets } from '../api/get-personal-tickets';
-import { TicketDetails } from './ticket-details';
-import { TicketLoadError } from './ticket-load-error';
-import { TicketPager, usePageParam } from './ticket-pager';
-import { TicketTable } from './ticket-table';
+import type { TicketScope } from '../lib/ticket-scope';
+import { ListAndTicket } from './list-and-ticket';
+import { TicketList, listPath } from './ticket-list';
+import { TicketPanel } from './ticket-panel';
 
-const PAGE_SIZE = 25;
+const PERSONAL: TicketScope = { kind: 'personal' };
 
 /** `/tickets` and `/tickets/:ticketId`: the tickets the user opened or was added to, on any server. */
 export function MyTicketsPage() {
   const { t } = useTranslation();
   const { ticketId } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const ticket = usePersonalTicket(ticketId);
+  const serverId = ticket.data?.server.serverId;
+  // Staff of the ticket's server see it as staff do there: with the delete action.
+  const staff = useAuthStore((state) => (serverId ? isStaffRole(roleOf(state.user, serverId)) : false));
+  const back = listPath(PERSONAL, location.search);
+  const title =
+    ticketId && ticket.data ? `${t('tickets.numbered', { number: ticket.data.number })} · ${t('menu.myTickets')}` : t('menu.myTickets');
+
   return (
     <Stack gap="lg" maw={1200} mx="auto">
-      <DocumentTitle title={t('menu.myTickets')} />
-      {ticketId ? <PersonalTicket ticketId={ticketId} /> : <PersonalTicketList />}
-    </Stack>
-  );
-}
-
-function PersonalTicketList() {
-  const { t } = useTranslation();
-  const [search, setSearch] = useSearchParams();
-  const [page, setPage] = usePageParam();
-  const servers = useAuthStore((state) => state.user?.servers ?? []);
-  const server = search.get('server') ?? '';
-  const tickets = usePersonalTickets({ Server: server || undefined, Page: page, Amount: PAGE_SIZE });
-
-  const chooseServer = (value: string) =>
-    setSearch((current) => {
-      const params = new URLSearchParams(current);
-      params.delete('page');
-      if (value) params.set('server', value);
-      else params.delete('server');
-      return params;
-    });
-
-  return (
-    <>
+      <DocumentTitle title={title} />
+      {ticketId && (
+        <Group gap="xs">
+          <Anchor component={Link} to={back} size="sm">
+            {t('tickets.backToMyTickets')}
+          </Anchor>
+        </Group>
+      )}
       <Title order={1}>{t('menu.myTickets')}</Title>
-      <NativeSelect
-        label={t('tickets.serverFilter')}
-        value={server}
-        onChange={(event) => chooseServer(event.currentTarget.value)}
-        data={[
-          { value: '', label: t('tickets.allServers') },
-          ...servers.map((entry) => ({ value: entry.serverId, label: entry.name })),
-        ]}
-        maw={360}
+      <ListAndTicket
+        ticketId={ticketId}
+        list={<TicketList scope={PERSONAL} />}
+        ticket={<TicketPanel query={ticket} staff={staff} onDeleted={() => navigate(back)} />}
       />
-      {tickets.isPending ? (
-        <LoadingBlock height={160} />
-      ) : tickets.isError ? (
-        <LoadError message={t('tickets.errorLoading')} onRetry={() => void tickets.refetch()} />
-      ) : tickets.data.elements.length === 0 ? (
-        <EmptyState title={server ? t('tickets.noneOnServer') : t('tickets.noneYet')}>{t('tickets.noneYetHint')}</EmptyState>
-      ) : (
-        <Stack gap="sm">
-          <TicketTable tickets={tickets.data.elements} linkTo={(ticket) => paths.myTicket(ticket.ticketId)} showServer />
-          <TicketPager page={tickets.data.page} maxPage={tickets.data.maxPage} onChange={setPage} />
-        </Stack>
-      )}
-    </>
-  );
-}
-
-function PersonalTicket({ ticketId }: { ticketId: string }) {
-  const { t } = useTranslation();
-  const ticket = usePersonalTicket(ticketId);
-  return (
-    <>
-      <Group gap="xs">
-        <Anchor component={Link} to="/tickets" size="sm">
-          {t('tickets.backToMyTickets')}
-        </Anchor>
-      </Group>
-      <Title order={1}>{t('menu.myTickets')}</Title>
-      {ticket.isPending ? (
-        <LoadingBlock height={240} />
-      ) : ticket.isError ? (
-        <TicketLoadError error={ticket.error} onRetry={() => void ticket.refetch()} />
-      ) : (
-        <TicketDetails ticket={ticket.data} />
-      )}
-    </>
+    </Stack>
   );
 }

@@ -1,21 +1,7 @@
 import { Group, Pagination, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 
-/** The page of a ticket list lives in `?page=`, so a reload or a shared link keeps it. */
-export function usePageParam(): [number, (page: number) => void] {
-  const [search, setSearch] = useSearchParams();
-  const page = Math.max(1, Number.parseInt(search.get('page') ?? '1', 10) || 1);
-  const setPage = (next: number) =>
-    setSearch((current) => {
-      const params = new URLSearchParams(current);
-      if (next <= 1) params.delete('page');
-      else params.set('page', String(next));
-      return params;
-    });
-  return [page, setPage];
-}
-
+/** 'Showing page X of Y' (SPEC §2) and the way to the other pages. */
 export function TicketPager({ page, maxPage, onChange }: { page: number; maxPage: number; onChange: (page: number) => void }) {
   const { t } = useTranslation();
   return (
@@ -26,7 +12,7 @@ export function TicketPager({ page, maxPage, onChange }: { page: number; maxPage
       {maxPage > 1 && (
         <Pagination
           total={maxPage}
-          value={page}
+          value={Math.min(page, maxPage)}
           onChange={onChange}
           size="sm"
           getControlProps={(control) => ({

@@ -2,8 +2,8 @@ import { Button, CloseButton, Group, Input, Loader, Popover, VisuallyHidden } fr
 import type { EmojiRef } from '@ticket/contracts';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { emojiText } from '../../lib/emoji';
-import { EmojiView } from './emoji-view';
+import { emojiText } from '@/lib/emoji';
+import { EmojiView } from '@/components/emoji-view';
 
 // The picker, with its emoji set, is fetched the first time one is opened.
 const ServerEmojiPicker = lazy(async () => ({ default: (await import('./emoji-picker')).ServerEmojiPicker }));

@@ -3,7 +3,7 @@ import type { Emoji, EmojiRef } from '@ticket/contracts';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServerCache } from '@/lib/server-cache';
-import { EmojiView } from './emoji-view';
+import { EmojiView } from '@/components/emoji-view';
 import classes from './emoji-picker.module.css';
 import { UNICODE_EMOJIS } from './unicode-emojis';
 

@@ -1,10 +1,20 @@
-import type { Embed, EmbedField, EmojiRef, PanelButtonStyle, PanelType } from '@ticket/contracts';
+import type { Channel, Embed, EmojiRef, PanelButtonStyle, PanelType, Role } from '@ticket/contracts';
 import { DISCORD_LIMITS } from '@ticket/contracts/rules';
-import type { CSSProperties } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmojiView } from '../emoji/emoji-view';
-import { Markdown, type MentionLookup, MentionContext, safeHref } from './markdown';
+import { EmojiView } from '@/components/emoji-view';
+import { EmbedView } from '@/components/markdown/embed-view';
+import { Markdown, MentionContext, type MentionNames, safeHref } from '@/components/markdown/markdown';
 import classes from './panel-preview.module.css';
+
+/** What mentions are shown with: the server's channels and roles. */
+export interface MentionLookup {
+  channels: readonly Channel[];
+  roles: readonly Role[];
+}
+
+const roleColor = (role: Role | undefined): string | undefined =>
+  role && role.color !== 0 ? `#${role.color.toString(16).padStart(6, '0')}` : undefined;
 
 export interface PreviewButton {
   text: string;
@@ -30,165 +40,8 @@ export interface PanelPreviewProps {
   now?: Date;
 }
 
-const PLACEHOLDER = /^\{[A-Za-z][\w.]*\}$/;
-
-const hexOf = (color: number | undefined): string | undefined =>
-  color === undefined ? undefined : `#${color.toString(16).padStart(6, '0')}`;
-
-/** Consecutive inline fields share a row, up to three (two beside a thumbnail); others take a row each. */
-export function fieldRows(fields: readonly EmbedField[], perRow: number): EmbedField[][] {
-  const rows: EmbedField[][] = [];
-  let run: EmbedField[] = [];
-  for (const field of fields) {
-    if (field.inline) {
-      if (run.length === perRow) {
-        rows.push(run);
-        run = [];
-      }
-      run.push(field);
-    } else {
-      if (run.length > 0) rows.push(run);
-      run = [];
-      rows.push([field]);
-    }
-  }
-  if (run.length > 0) rows.push(run);
-  return rows;
-}
-
 export const chunk = <T,>(list: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, i * size + size));
-
-/** An image part of an embed: a web address shows the image, a placeholder a box naming it, anything else nothing. */
-function EmbedImage({
-  url,
-  alt,
-  className,
-  placeholderClass,
-}: {
-  url: string | undefined;
-  alt: string;
-  className: string | undefined;
-  placeholderClass: string | undefined;
-}) {
-  if (!url) return null;
-  const href = safeHref(url);
-  if (href) return <img className={className} src={href} alt={alt} loading="lazy" />;
-  if (PLACEHOLDER.test(url.trim())) {
-    return (
-      <div className={[classes.placeholderImage, placeholderClass].filter(Boolean).join(' ')} role="img" aria-label={alt}>
-        {url.trim()}
-      </div>
-    );
-  }
-  return null;
-}
-
-/** A small round icon (author, footer); decorative: the name beside it says whose it is. */
-function Icon({ url, className }: { url: string | undefined; className: string | undefined }) {
-  const href = url ? safeHref(url) : undefined;
-  return href ? <img className={className} src={href} alt="" aria-hidden loading="lazy" /> : null;
-}
-
-function EmbedView({ embed, index }: { embed: Embed; index: number }) {
-  const { t, i18n } = useTranslation();
-  const color = hexOf(embed.color);
-  const thumbnail = embed.thumbnail?.url?.trim();
-  const hasThumbnail = Boolean(thumbnail && (safeHref(thumbnail) || PLACEHOLDER.test(thumbnail)));
-  const titleHref = safeHref(embed.url);
-  const authorHref = safeHref(embed.author?.url);
-  const rows = fieldRows(embed.fields ?? [], hasThumbnail ? 2 : 3);
-  const timestamp = embed.timestamp ? new Date(embed.timestamp) : undefined;
-  const validTimestamp = timestamp && !Number.isNaN(timestamp.getTime()) ? timestamp : undefined;
-  const footerText = embed.footer?.text?.trim() ? embed.footer.text : undefined;
-  return (
-    <div
-      className={classes.embed}
-      style={color ? ({ '--embed-color': color } as CSSProperties) : undefined}
-      data-thumbnail={hasThumbnail || undefined}
-      role="group"
-      aria-label={t('panels.preview.embed', { n: index + 1 })}
-    >
-      <div className={classes.embedMain}>
-        {embed.author?.name?.trim() && (
-          <div className={classes.author}>
-            <Icon url={embed.author.iconUrl} className={classes.authorIcon} />
-            {authorHref ? (
-              <a href={authorHref} target="_blank" rel="noopener noreferrer nofollow">
-                {embed.author.name}
-              </a>
-            ) : (
-              <span>{embed.author.name}</span>
-            )}
-          </div>
-        )}
-        {embed.title?.trim() && (
-          <div className={classes.title}>
-            {titleHref ? (
-              <a href={titleHref} target="_blank" rel="noopener noreferrer nofollow">
-                <Markdown text={embed.title} />
-              </a>
-            ) : (
-              <Markdown text={embed.title} />
-            )}
-          </div>
-        )}
-        {embed.description?.trim() && (
-          <div className={classes.description}>
-            <Markdown text={embed.description} />
-          </div>
-        )}
-        {rows.length > 0 && (
-          <div className={classes.fields}>
-            {rows.map((row, r) => (
-              <div
-                key={r}
-                className={classes.fieldRow}
-                style={{ gridTemplateColumns: `repeat(${row.length}, minmax(0, 1fr))` }}
-                data-inline-row={row[0]?.inline ? row.length : undefined}
-              >
-                {row.map((field, f) => (
-                  <div key={f} data-field={field.inline ? 'inline' : 'block'}>
-                    <div className={classes.fieldName}>
-                      <Markdown text={field.name} />
-                    </div>
-                    <div className={classes.fieldValue}>
-                      <Markdown text={field.value} />
-                    </div>
-                  </div>
-                ))}
-              </div>
-            ))}
-          </div>
-        )}
-      </div>
-      <EmbedImage
-        url={thumbnail}
-        alt={t('panels.preview.thumbnail')}
-        className={classes.thumbnail}
-        placeholderClass={classes.thumbnailPlaceholder}
-      />
-      <EmbedImage
-        url={embed.image?.url}
-        alt={t('panels.preview.image')}
-        className={classes.image}
-        placeholderClass={classes.imagePlaceholder}
-      />
-      {(footerText || validTimestamp) && (
-        <div className={classes.footer}>
-          {footerText && <Icon url={embed.footer?.iconUrl} className={classes.footerIcon} />}
-          {footerText && <span>{footerText}</span>}
-          {footerText && validTimestamp && <span aria-hidden>•</span>}
-          {validTimestamp && (
-            <time dateTime={validTimestamp.toISOString()}>
-              {new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }).format(validTimestamp)}
-            </time>
-          )}
-        </div>
-      )}
-    </div>
-  );
-}
 
 function Buttons({ buttons }: { buttons: readonly PreviewButton[] }) {
   const { t } = useTranslation();
@@ -251,8 +104,20 @@ export function PanelPreview({ content, embeds, type, buttons, options, bot, men
   const avatar = safeHref(bot.avatarUrl ?? undefined);
   const hasComponents = type === 'BUTTON' ? buttons.length > 0 : options.length > 0;
   const nothing = !content.trim() && embeds.length === 0 && !hasComponents;
+  // A panel is sent to the whole server: a user it mentions is not known here.
+  const names = useMemo<MentionNames>(
+    () => ({
+      user: () => t('panels.preview.user'),
+      channel: (id) => mentions?.channels.find((c) => c.id === id)?.name ?? t('panels.preview.unknownChannel'),
+      role: (id) => {
+        const role = mentions?.roles.find((r) => r.id === id);
+        return { name: role?.name ?? t('panels.preview.unknownRole'), color: roleColor(role) };
+      },
+    }),
+    [mentions, t],
+  );
   return (
-    <MentionContext.Provider value={mentions ?? { channels: [], roles: [] }}>
+    <MentionContext.Provider value={names}>
       <section className={classes.root} aria-label={t('panels.preview.label')}>
         <div className={classes.message}>
           <div className={classes.avatar} aria-hidden>
@@ -273,7 +138,15 @@ export function PanelPreview({ content, embeds, type, buttons, options, bot, men
               </div>
             )}
             {embeds.map((embed, i) => (
-              <EmbedView key={i} embed={embed} index={i} />
+              <EmbedView
+                key={i}
+                embed={embed}
+                labels={{
+                  embed: t('panels.preview.embed', { n: i + 1 }),
+                  thumbnail: t('panels.preview.thumbnail'),
+                  image: t('panels.preview.image'),
+                }}
+              />
             ))}
             {hasComponents && (
               <div className={classes.components}>

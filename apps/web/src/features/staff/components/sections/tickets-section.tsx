@@ -1,33 +1,30 @@
-import { Stack } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
-import { EmptyState } from '@/components/empty-state';
-import { LoadError } from '@/components/load-error';
-import { LoadingBlock } from '@/components/loading-block';
-import { TicketPager, usePageParam } from '@/features/tickets/components/ticket-pager';
-import { TicketTable } from '@/features/tickets/components/ticket-table';
-import { paths } from '@/lib/routes';
-import { useServerTickets } from '../../api/get-server-tickets';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { Ticket } from '@ticket/contracts';
+import { useMemo } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { ListAndTicket } from '@/features/tickets/components/list-and-ticket';
+import { TicketList, listPath } from '@/features/tickets/components/ticket-list';
+import { TicketPanel } from '@/features/tickets/components/ticket-panel';
+import type { TicketScope } from '@/features/tickets/lib/ticket-scope';
 
-const PAGE_SIZE = 25;
+interface TicketsSectionProps {
+  serverId: string;
+  /** Set at `/staff/:serverId/tickets/:ticketId`. */
+  ticketId: string | undefined;
+  /** That ticket's query; the frame's, which also names the page after it. */
+  ticket: UseQueryResult<Ticket>;
+}
 
-/** The server's tickets, newest activity first. */
-export function TicketsSection({ serverId }: { serverId: string }) {
-  const { t } = useTranslation();
-  const [page, setPage] = usePageParam();
-  const query = useServerTickets(serverId, { Page: page, Amount: PAGE_SIZE });
-
-  if (query.isPending) return <LoadingBlock height={200} />;
-  if (query.isError) return <LoadError message={t('tickets.errorLoading')} onRetry={() => void query.refetch()} />;
-  if (query.data.elements.length === 0) {
-    return <EmptyState title={t('staff.tickets.empty')}>{t('staff.tickets.emptyHint')}</EmptyState>;
-  }
+/** The server's tickets, newest activity first, and one of them on the list's child route. */
+export function TicketsSection({ serverId, ticketId, ticket }: TicketsSectionProps) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const scope = useMemo<TicketScope>(() => ({ kind: 'server', serverId }), [serverId]);
   return (
-    <Stack gap="sm">
-      <TicketTable
-        tickets={query.data.elements}
-        linkTo={(ticket) => paths.ticket(serverId, ticket.ticketId)}
-      />
-      <TicketPager page={query.data.page} maxPage={query.data.maxPage} onChange={setPage} />
-    </Stack>
+    <ListAndTicket
+      ticketId={ticketId}
+      list={<TicketList scope={scope} />}
+      ticket={<TicketPanel query={ticket} staff onDeleted={() => navigate(listPath(scope, location.search))} />}
+    />
   );
 }

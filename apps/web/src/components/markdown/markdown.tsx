@@ -1,20 +1,29 @@
-import type { Channel, Role } from '@ticket/contracts';
 import { parse } from 'discord-markdown-parser';
 import { createContext, Fragment, type ReactNode, useContext, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { relativeTime } from '../../lib/relative-time';
-import { EmojiView } from '../emoji/emoji-view';
-import classes from './panel-preview.module.css';
+import { EmojiView } from '@/components/emoji-view';
+import { relativeTime } from '@/lib/relative-time';
+import classes from './markdown.module.css';
 
 type Node = ReturnType<typeof parse>[number];
 
-/** What mentions are shown with: the server's channels and roles. */
-export interface MentionLookup {
-  channels: readonly Channel[];
-  roles: readonly Role[];
+/**
+ * How mentions read where the text is shown: the panel preview names the server's channels and
+ * roles, a ticket names its users. Each answers the name without its `@` or `#`.
+ */
+export interface MentionNames {
+  user: (id: string) => string;
+  channel: (id: string) => string;
+  role: (id: string) => { name: string; color?: string };
 }
 
-export const MentionContext = createContext<MentionLookup>({ channels: [], roles: [] });
+const byId: MentionNames = {
+  user: (id) => id,
+  channel: (id) => id,
+  role: (id) => ({ name: id }),
+};
+
+export const MentionContext = createContext<MentionNames>(byId);
 
 /** Only web addresses become links: `javascript:` and the like stay text. */
 export function safeHref(target: unknown): string | undefined {
@@ -27,31 +36,36 @@ export function safeHref(target: unknown): string | undefined {
   }
 }
 
-const roleColor = (role: Role | undefined): string | undefined =>
-  role && role.color !== 0 ? `#${role.color.toString(16).padStart(6, '0')}` : undefined;
-
-function ChannelMention({ id }: { id: string }) {
-  const { t } = useTranslation();
-  const { channels } = useContext(MentionContext);
-  const channel = channels.find((c) => c.id === id);
-  return <span className={classes.mention}>#{channel?.name ?? t('panels.preview.unknownChannel')}</span>;
-}
-
-function RoleMention({ id }: { id: string }) {
-  const { t } = useTranslation();
-  const { roles } = useContext(MentionContext);
-  const role = roles.find((r) => r.id === id);
-  const color = roleColor(role);
+function UserMention({ id }: { id: string }) {
+  const names = useContext(MentionContext);
   return (
-    <span className={classes.mention} style={color ? { color, backgroundColor: `${color}1f` } : undefined}>
-      @{role?.name ?? t('panels.preview.unknownRole')}
+    <span className={classes.mention} data-mention="user" data-id={id}>
+      @{names.user(id)}
     </span>
   );
 }
 
-function UserMention() {
-  const { t } = useTranslation();
-  return <span className={classes.mention}>@{t('panels.preview.user')}</span>;
+function ChannelMention({ id }: { id: string }) {
+  const names = useContext(MentionContext);
+  return (
+    <span className={classes.mention} data-mention="channel">
+      #{names.channel(id)}
+    </span>
+  );
+}
+
+function RoleMention({ id }: { id: string }) {
+  const names = useContext(MentionContext);
+  const { name, color } = names.role(id);
+  return (
+    <span
+      className={classes.mention}
+      data-mention="role"
+      style={color ? { color, backgroundColor: `${color}1f` } : undefined}
+    >
+      @{name}
+    </span>
+  );
 }
 
 const TIME_STYLES: Record<string, Intl.DateTimeFormatOptions> = {
@@ -144,7 +158,7 @@ function renderNode(node: Node, key: number): ReactNode {
       );
     }
     case 'user':
-      return <UserMention key={key} />;
+      return <UserMention key={key} id={String(node.id)} />;
     case 'channel':
       return <ChannelMention key={key} id={String(node.id)} />;
     case 'role':
@@ -191,7 +205,12 @@ function renderNodes(nodes: readonly Node[]): ReactNode[] {
   return nodes.map((node, i) => renderNode(node, i));
 }
 
-/** Chat-platform markdown: bold, italic, underline, strikethrough, code, quotes, links, mentions, emoji. */
+/**
+ * Chat-platform markdown: bold, italic, underline, strikethrough, code, quotes, links, mentions,
+ * emoji, timestamps. The one renderer of the dashboard: panel previews and ticket messages both
+ * use it. Colours follow the dashboard's theme unless the surrounding element sets the `--md-*`
+ * variables (see markdown.module.css).
+ */
 export function Markdown({ text }: { text: string }) {
   const nodes = useMemo(() => parse(text, 'extended'), [text]);
   return <>{renderNodes(nodes)}</>;

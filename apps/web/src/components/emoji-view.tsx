@@ -1,6 +1,6 @@
 import type { EmojiRef } from '@ticket/contracts';
 import { type CSSProperties, useState } from 'react';
-import { customEmojiUrl, emojiText } from '../../lib/emoji';
+import { customEmojiUrl, emojiText } from '@/lib/emoji';
 
 interface EmojiViewProps {
   emoji: EmojiRef;

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { PagedResult, TicketListItem, TicketListQuery } from '@ticket/contracts';
+import { whenNotFound } from '@/features/staff/api/when-not-found';
 import { getApi } from '@/lib/api';
-import { whenNotFound } from './when-not-found';
+import { ticketKeys } from './keys';
 
 export type TicketPage = PagedResult<TicketListItem>;
 export type TicketFilters = Partial<TicketListQuery>;
@@ -13,7 +14,7 @@ export const getServerTickets = (serverId: string, filters: TicketFilters, signa
 
 export const serverTicketsQueryOptions = (serverId: string, filters: TicketFilters = {}) =>
   queryOptions({
-    queryKey: ['support', serverId, 'tickets', filters],
+    queryKey: ticketKeys.serverList(serverId, filters),
     queryFn: ({ signal }) => getServerTickets(serverId, filters, signal),
   });
 

@@ -1,5 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getApi } from '@/lib/api';
+import { ticketKeys } from './keys';
+import { liveRefetchInterval } from './live-ticket';
 
 // No 404 fallback here: a ticket that is not found is an answer the user must see.
 export const getServerTicket = (serverId: string, ticketId: string, signal?: AbortSignal) =>
@@ -7,9 +9,11 @@ export const getServerTicket = (serverId: string, ticketId: string, signal?: Abo
 
 export const serverTicketQueryOptions = (serverId: string, ticketId: string) =>
   queryOptions({
-    queryKey: ['support', serverId, 'ticket', ticketId],
+    queryKey: ticketKeys.serverTicket(serverId, ticketId),
     queryFn: ({ signal }) => getServerTicket(serverId, ticketId, signal),
+    refetchInterval: liveRefetchInterval,
+    refetchIntervalInBackground: false,
   });
 
-export const useServerTicket = (serverId: string, ticketId: string) =>
-  useQuery(serverTicketQueryOptions(serverId, ticketId));
+export const useServerTicket = (serverId: string, ticketId: string | undefined) =>
+  useQuery({ ...serverTicketQueryOptions(serverId, ticketId ?? ''), enabled: Boolean(serverId && ticketId) });
