@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ChannelType, MessageReferenceType, MessageType, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { APIMessage } from 'discord-api-types/v10';
 import { requireBot } from './api-auth.ts';
+import { isDmChannel, postDirectMessage } from './api-direct-messages.ts';
 import { botMessage } from './bot-message.ts';
 import { parseIntQuery, parseSnowflakeQuery, snowflakeParam } from './api-query.ts';
 import type { Query } from './api-query.ts';
@@ -58,6 +59,10 @@ export function registerChannelRoutes(api: FastifyInstance, state: SandboxState)
   });
 
   api.post<ChannelRoute>('/channels/:channelId/messages', async (request) => {
+    if (isDmChannel(state, request.params.channelId)) {
+      requireBot(state, request);
+      return postDirectMessage(state, request.params.channelId, request.body);
+    }
     const { guild, channel, permissions } = channelForBot(state, request);
     if (NON_TEXT_TYPES.has(channel.type)) throw nonTextChannel();
     if (!hasPermission(permissions, PermissionFlagsBits.SendMessages)) throw missingPermissions();

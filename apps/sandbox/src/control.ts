@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { reportMemberLeft } from './member-messages.ts';
 import { attachmentJson } from './cdn.ts';
 import { registerInteractionControlRoutes } from './control-interactions.ts';
 import { mintGrant, tokenResponse } from './oauth.ts';
@@ -119,6 +120,11 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
     return { cleared };
   });
 
+  app.get<{ Querystring: Record<string, string | undefined> }>(`${p}/direct-messages`, async (request) => {
+    const { userId } = request.query;
+    return { messages: state.directMessages.filter((m) => !userId || m.recipientId === userId).map((m) => ({ ...m, content: m.message.content, embeds: m.message.embeds })) };
+  });
+
   app.get<{ Querystring: Record<string, string | undefined> }>(`${p}/messages`, async (request) => {
     const { channelId, guildId } = request.query;
     const includeDeleted = request.query.includeDeleted !== 'false';
@@ -220,6 +226,8 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
     if (userId === guild.owner_id) return bad(reply, 400, 'the owner cannot leave their guild');
     if (userId === state.botUserId) return bad(reply, 400, `use POST ${p}/guilds/:guildId/bot to remove the bot`);
     if (!guild.members.delete(userId)) return bad(reply, 404, `user ${userId} is not a member of ${guild.name}`);
+    // As the platform's gateway would tell the bot worker, which reports it to the Ticket API.
+    await reportMemberLeft(state, guild, userId);
     return reply.code(204).send();
   });
 

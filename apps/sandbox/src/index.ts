@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import formbody from '@fastify/formbody';
 import { identifyCaller } from './api-auth.ts';
 import { registerChannelManagementRoutes } from './api-channel-management.ts';
+import { registerDirectMessageRoutes } from './api-direct-messages.ts';
 import { registerChannelRoutes } from './api-channels.ts';
 import { registerInteractionRoutes } from './api-interactions.ts';
 import { registerChannelPages } from './channel-page.ts';
@@ -216,6 +217,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   await app.register(
     async (api) => {
       registerUserRoutes(api, state);
+      registerDirectMessageRoutes(api, state);
       registerGuildRoutes(api, state);
       registerChannelRoutes(api, state);
       registerChannelManagementRoutes(api, state);

@@ -130,3 +130,40 @@ describe('POST /_sandbox/channels/{id}/messages', () => {
     expect(ticketApi.requests).toHaveLength(0);
   });
 });
+
+describe('a member leaving the server', () => {
+  it('is reported for each ticket channel they were let into, as the bot worker would', async () => {
+    const res = await sb.app.inject({
+      method: 'POST',
+      url: `/api/v10/guilds/${GUILDS.pixelForge}/channels`,
+      headers: bot,
+      payload: { name: 'ticket-eli', permission_overwrites: [{ id: USERS.eli, type: 1, allow: '1024' }, { id: BOT_ID, type: 1, allow: '3072' }] },
+    });
+    const channel: APIChannel = res.json();
+    ticketApi.answer(() => ({ status: 204, body: null }));
+    const left = await sb.app.inject({ method: 'DELETE', url: `/_sandbox/guilds/${GUILDS.pixelForge}/members/${USERS.eli}` });
+    expect(left.statusCode).toBe(204);
+    expect(ticketApi.requests.map((r) => [r.method, r.url, r.headers.authorization, r.json])).toEqual([
+      ['DELETE', `/api/support/servers/${GUILDS.pixelForge}/tickets/${channel.id}/member`, 'Bot worker-secret', { userId: USERS.eli }],
+    ]);
+    // Someone with no ticket channel leaves without a report.
+    await sb.app.inject({ method: 'DELETE', url: `/_sandbox/guilds/${GUILDS.pixelForge}/members/${USERS.dana}` });
+    expect(ticketApi.requests).toHaveLength(1);
+  });
+});
+
+describe("the bot's direct messages", () => {
+  it('opens one DM channel per user and delivers to users who share a server with the bot', async () => {
+    const open = (recipient_id: string) => sb.app.inject({ method: 'POST', url: '/api/v10/users/@me/channels', headers: bot, payload: { recipient_id } });
+    const first = await open(USERS.eli);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({ type: 1, recipients: [{ id: USERS.eli }] });
+    expect((await open(USERS.eli)).json().id).toBe(first.json().id);
+    expect((await open('1999999999999999999')).json()).toEqual({ message: 'Unknown User', code: 10013 });
+
+    const sent = await sb.app.inject({ method: 'POST', url: `/api/v10/channels/${first.json().id}/messages`, headers: bot, payload: { content: 'Your ticket was closed.' } });
+    expect(sent.statusCode).toBe(200);
+    const listed = (await sb.app.inject({ url: `/_sandbox/direct-messages?userId=${USERS.eli}` })).json().messages;
+    expect(listed).toMatchObject([{ recipientId: USERS.eli, content: 'Your ticket was closed.' }]);
+  });
+});

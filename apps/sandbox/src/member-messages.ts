@@ -8,7 +8,7 @@ import { resolveMentions } from './mentions.ts';
 import { MAX_CONTENT_LENGTH } from './message-validation.ts';
 import { hasPermission } from './permissions.ts';
 import { discordTimestamp } from './snowflake.ts';
-import type { SandboxState, StoredAttachment } from './state.ts';
+import type { GuildState, SandboxState, StoredAttachment } from './state.ts';
 
 export interface ForwardResult {
   /** The Ticket API's status and body; status null when it could not be reached (see error). */
@@ -56,9 +56,7 @@ function readAttachments(raw: unknown, channelId: string, state: SandboxState): 
  * to the Ticket API as a User message mirroring the platform message.
  */
 async function forwardToBotWorker(state: SandboxState, guildId: string, message: APIMessage): Promise<ForwardResult> {
-  const worker = state.config.botWorker!;
-  const url = `${worker.apiUrl}/servers/${guildId}/tickets/${message.channel_id}/messages`;
-  const body = {
+  return callBotWorker(state, 'POST', `/servers/${guildId}/tickets/${message.channel_id}/messages`, {
     message: {
       content: message.content,
       embeds: [],
@@ -68,10 +66,16 @@ async function forwardToBotWorker(state: SandboxState, guildId: string, message:
     messageType: 'User',
     authorId: message.author.id,
     externalId: message.id,
-  };
+  });
+}
+
+/** One call of the product's Ticket API as its bot worker makes it, with the worker's credentials. */
+async function callBotWorker(state: SandboxState, method: 'POST' | 'DELETE', path: string, body: unknown): Promise<ForwardResult> {
+  const worker = state.config.botWorker!;
+  const url = `${worker.apiUrl}${path}`;
   try {
     const response = await fetch(url, {
-      method: 'POST',
+      method,
       headers: { authorization: worker.authorization, 'content-type': 'application/json' },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
@@ -87,6 +91,19 @@ async function forwardToBotWorker(state: SandboxState, guildId: string, message:
   } catch (error) {
     return { status: null, body: null, error: `could not reach ${url}: ${describeFetchError(error, FORWARD_TIMEOUT_MS)}` };
   }
+}
+
+/**
+ * What the bot worker does with a gateway GUILD_MEMBER_REMOVE: for each ticket channel the member
+ * had been let into (a member overwrite in a channel the bot created), it tells the Ticket API the
+ * member is no longer in that ticket. Nothing happens without a configured worker.
+ */
+export async function reportMemberLeft(state: SandboxState, guild: GuildState, userId: string): Promise<ForwardResult[]> {
+  if (state.config.botWorker === null) return [];
+  const tickets = guild.channels.filter(
+    (channel) => state.botCreatedChannels.has(channel.id) && (channel.permission_overwrites ?? []).some((o) => o.id === userId && Number(o.type) === 1),
+  );
+  return Promise.all(tickets.map((channel) => callBotWorker(state, 'DELETE', `/servers/${guild.id}/tickets/${channel.id}/member`, { userId })));
 }
 
 /**

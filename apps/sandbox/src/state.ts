@@ -1,3 +1,4 @@
+import type { DirectMessage } from './api-direct-messages.ts';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type {
   APIMessage,
@@ -214,6 +215,10 @@ export class SandboxState {
   interactionTokens = new Map<string, string>();
   /** By message id; never listed in a channel, only shown to their member. */
   ephemeralMessages = new Map<string, EphemeralMessage>();
+  /** The bot's DM channels: channel id → the user it reaches. */
+  dmChannels = new Map<string, string>();
+  /** What the bot sent users directly, oldest first. */
+  directMessages: DirectMessage[] = [];
   /** By user id: a member sees at most one modal at a time. */
   openModals = new Map<string, OpenModal>();
   /** Generated once per sandbox and kept across resets, as a product is configured with it at start-up. */
@@ -271,6 +276,8 @@ export class SandboxState {
     this.interactionTokens.clear();
     this.ephemeralMessages.clear();
     this.openModals.clear();
+    this.dmChannels.clear();
+    this.directMessages = [];
     this.clockOffsetMs = 0;
   }
 

@@ -65,7 +65,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
       ping: async () => void (await sql`select 1`.execute(db)),
     };
   }
-  if (options.migrate !== false) await migrateToLatest(database.db, database.engine);
+  if (options.migrate !== false) await migrateToLatest(database.db, database.engine, undefined, options.schema);
   return database;
 }
 

@@ -22,12 +22,16 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0008-last-message': lastMessageMigration,
 };
 
-/** Runs every migration not yet run; `upTo` stops after that one (tests of an upgrade use it). */
-export async function migrateToLatest(db: Kysely<DB>, engine: Engine, upTo?: keyof typeof all): Promise<void> {
+/**
+ * Runs every migration not yet run; `upTo` stops after that one (tests of an upgrade use it).
+ * `schema` names the PostgreSQL schema the database lives in: the migrator looks for its own
+ * tables there, not in whichever schema of the database happens to have them.
+ */
+export async function migrateToLatest(db: Kysely<DB>, engine: Engine, upTo?: keyof typeof all, schema?: string): Promise<void> {
   const provider: MigrationProvider = {
     getMigrations: async () => Object.fromEntries(Object.entries(all).map(([name, make]) => [name, make(engine)])),
   };
-  const migrator = new Migrator({ db, provider });
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

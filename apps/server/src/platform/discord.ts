@@ -337,6 +337,12 @@ export class PlatformClient {
     await this.botWrite<void>('delete', Routes.channelMessage(channelId, messageId));
   }
 
+  /** Sends a user a direct message from the bot (the platform refuses users who share no server with it). */
+  async sendDirectMessage(userId: string, body: RESTPostAPIChannelMessageJSONBody): Promise<APIMessage> {
+    const channel = await this.botWrite<APIChannel>('post', Routes.userChannels(), { recipient_id: userId });
+    return this.postMessage(channel.id, body);
+  }
+
   // --- Channels -------------------------------------------------------------------------------
 
   createGuildChannel(guildId: string, body: RESTPostAPIGuildChannelJSONBody): Promise<APIChannel> {
@@ -350,6 +356,10 @@ export class PlatformClient {
   /** Sets one role's or member's permissions in a channel, leaving the others as they are. */
   async putChannelPermission(channelId: string, overwriteId: string, body: RESTPutAPIChannelPermissionJSONBody): Promise<void> {
     await this.botWrite<void>('put', Routes.channelPermission(channelId, overwriteId), body);
+  }
+
+  async deleteChannelPermission(channelId: string, overwriteId: string): Promise<void> {
+    await this.botWrite<void>('delete', Routes.channelPermission(channelId, overwriteId));
   }
 
   /** Deletes a channel; one that is already gone counts as deleted. */

@@ -34,10 +34,10 @@ export async function supportRoutes({ app, config, services, resolver }: Service
   call('searchServerTickets', staff, ({ params, query, body }) => support.search(params.serverId, query, body.text));
   call('createTicket', staff, ({ params, body }) => support.create(params.serverId, body));
   call('getServerTicket', staff, ({ params }) => support.get(params.serverId, params.ticketId));
-  call('updateTicket', staff, ({ params, body }) => support.update(params.serverId, params.ticketId, body));
-  call('deleteTicket', { server: 'admin', apiKey: true }, ({ params }) => support.delete(params.serverId, params.ticketId));
-  call('addTicketMember', staff, ({ params, body }) => support.addMember(params.serverId, params.ticketId, body.userId));
-  call('removeTicketMember', staff, ({ params, body }) => support.removeMember(params.serverId, params.ticketId, body.userId));
+  call('updateTicket', staff, ({ params, body }) => desk.updateTicket(params.serverId, params.ticketId, body));
+  call('deleteTicket', { server: 'admin', apiKey: true }, ({ params }) => desk.deleteTicket(params.serverId, params.ticketId));
+  call('addTicketMember', staff, ({ params, body }) => desk.addMember(params.serverId, params.ticketId, body.userId));
+  call('removeTicketMember', staff, ({ params, body }) => desk.removeMember(params.serverId, params.ticketId, body.userId));
   call('createTicketMessage', staff, ({ params, body }, request) => desk.recordMessage(request.caller, params.serverId, params.ticketId, body));
   call('updateTicketMessage', staff, ({ params, body }) => support.editMessage(params.serverId, params.ticketId, params.messageId, body));
   call('deleteTicketMessage', staff, ({ params }) => support.deleteMessage(params.serverId, params.ticketId, params.messageId));

@@ -204,6 +204,59 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     expect((await ticket(id)).closed).toMatchObject({ closedBy: '1100000000000000001', reason: 'Closed after a period without a reply' });
   });
 
+  it('closes the ticket of an owner who left the server when the subject closes on leave', async () => {
+    await set('automation.closeOnLeave', true);
+    const id = openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content);
+    const report = () => api('DELETE', `/api/support/servers/${SERVER}/tickets/${id}/member`, { userId: USERS.eli }, ADMIN_KEY);
+    // Still in the server: the owner cannot be taken out of their ticket.
+    expect((await report()).statusCode).toBe(400);
+    expect((await fetch(`${sandbox.url}/_sandbox/guilds/${SERVER}/members/${USERS.eli}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await report()).statusCode).toBe(204);
+    expect((await ticket(id)).closed).toMatchObject({ closedBy: '1100000000000000001', reason: 'The ticket owner left the server', force: true });
+  });
+
+  it('lets added members into the channel, and logs each event the subject logs', async () => {
+    const LOG = '1300000000000000602';
+    await set('logging', { channelId: LOG, rainbowColors: true, created: true, claimed: true, closed: true, deleted: true, memberAdded: true, memberRemoved: true, subjectChanged: false });
+    const id = openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content);
+    expect((await api('POST', `/api/support/servers/${SERVER}/tickets/${id}/member`, { userId: USERS.dana }, ADMIN_KEY)).statusCode).toBe(204);
+    const dana = (await channel(id)).permission_overwrites.find((o) => o.id === USERS.dana);
+    expect(BigInt(dana!.allow) & PermissionFlagsBits.ViewChannel).toBe(PermissionFlagsBits.ViewChannel);
+    expect((await api('DELETE', `/api/support/servers/${SERVER}/tickets/${id}/member`, { userId: USERS.dana }, ADMIN_KEY)).statusCode).toBe(204);
+    expect((await channel(id)).permission_overwrites.some((o) => o.id === USERS.dana)).toBe(false);
+    expect((await api('DELETE', `/api/support/servers/${SERVER}/tickets/${id}`, undefined, ADMIN_KEY)).statusCode).toBe(204);
+    expect(await channelStatus(id)).toBe(404);
+
+    const logged = (await messagesIn(LOG)).map((m) => m.embeds[0]?.description);
+    expect(logged).toEqual([
+      `Ticket #1 (<#${id}>) was opened by <@${USERS.eli}> in Orders.`,
+      `<@${USERS.dana}> was added to ticket #1 (ticket-0001).`,
+      `<@${USERS.dana}> was removed from ticket #1 (ticket-0001).`,
+      'Ticket #1 (ticket-0001) was deleted.',
+    ]);
+  });
+
+  it('tells people directly: the owner of staff replies and of the close, the claimer of the owner’s replies', async () => {
+    await set('automation.notifyUser', true);
+    await set('automation.notifyClaimer', true);
+    await set('automation.dmAuthorOnClose', true);
+    await set('automation.closeDelay', { time: 0, unit: 'seconds' });
+    const direct = async (userId: string) =>
+      ((await (await fetch(`${sandbox.url}/_sandbox/direct-messages?userId=${userId}`)).json()) as { messages: { content: string }[] }).messages.map((m) => m.content);
+    const id = openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content);
+    await click(USERS.dana, `ticket:claim:${id}`, [STAFF]);
+    const say = (authorId: string, content: string) =>
+      api('POST', `/api/support/servers/${SERVER}/tickets/${id}/messages`, { message: { content }, messageType: 'User', authorId }, ADMIN_KEY);
+    await say(USERS.dana, 'Which order is it?');
+    await say(USERS.eli, 'A-778, thanks');
+    expect(await direct(USERS.eli)).toEqual([`New reply in ticket #1 (ticket-0001) from <@${USERS.dana}>:\n> Which order is it?`]);
+    expect(await direct(USERS.dana)).toEqual([`New reply in ticket #1 (ticket-0001) from <@${USERS.eli}>:\n> A-778, thanks`]);
+
+    await click(USERS.dana, `ticket:close:${id}`, [STAFF]);
+    expect(await direct(USERS.eli)).toHaveLength(2);
+    expect((await direct(USERS.eli)).at(-1)).toBe('Your ticket #1 (ticket-0001) in Study Hall was closed.');
+  });
+
   it('moves the channel between the waiting categories as the ticket changes hands', async () => {
     await set('categories', { waitingForStaff: [{ id: '1300000000000000607', selfCreated: false }], waitingForUser: [{ id: '1300000000000000603', selfCreated: false }], moveTickets: true });
     const id = openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content);

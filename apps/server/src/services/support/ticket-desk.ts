@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateTicketMessageRequest, InteractionResponse, Subject, Template, TemplateAnswer, TicketMessage } from '@ticket/contracts';
+import type { CreateTicketMessageRequest, InteractionResponse, Subject, Template, TemplateAnswer, Ticket, TicketMessage, UpdateTicketRequest } from '@ticket/contracts';
 import { DISCORD_LIMITS } from '@ticket/contracts/rules';
 import {
   type APIInteractionGuildMember,
@@ -12,6 +12,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
 import { now } from '../../db/database';
+import { BadRequestError } from '../../http/errors';
 import type { DB } from '../../db/schema';
 import type { Caller } from '../../http/route';
 import { PlatformRefusal, type PlatformClient } from '../../platform/discord';
@@ -55,6 +56,9 @@ export const reply = (content: string, components?: ReturnType<typeof row>[]): I
 });
 
 const TICKET_ROLES = ['Member', 'TicketOwner', 'Staff', 'Bot'] as const;
+
+/** The ticket events a subject can log to its log channel (SPEC §3 logging). */
+type LoggedEvent = 'created' | 'claimed' | 'closed' | 'deleted' | 'memberAdded' | 'memberRemoved' | 'subjectChanged';
 
 /**
  * What members and staff do with tickets on the chat platform: open one from a panel (with the
@@ -372,9 +376,30 @@ export class TicketDesk {
     await this.support.update(serverId, ticketId, { closure: { closedBy, reason, force } });
     await this.db.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).execute();
     const subject = await this.liveSubject(serverId, ticket.subject_id);
-    if (subject) await this.log(subject, 'closed', `Ticket #${ticket.number} (${ticket.name}) was closed by <@${closedBy}>${reason ? `: ${reason}` : '.'}`);
+    if (subject) {
+      await this.log(subject, 'closed', `Ticket #${ticket.number} (${ticket.name}) was closed by <@${closedBy}>${reason ? `: ${reason}` : '.'}`);
+      if (subject.automation.dmAuthorOnClose) await this.tellAuthorOfClose(subject, ticket, reason);
+    }
     if (ticket.channel_id) await this.platform.deleteChannel(ticket.channel_id).catch(() => undefined);
     return reply(reason ? `Ticket closed: ${reason}` : 'Ticket closed.');
+  }
+
+  /** The subject's close message (or a plain notice), sent to the ticket's author directly. */
+  private async tellAuthorOfClose(subject: Subject, ticket: repo.TicketRow, reason: string | null): Promise<void> {
+    const guild = await this.platform.getGuild(ticket.server_id).catch(() => null);
+    const context: TicketContext = {
+      userId: ticket.author_id,
+      username: ticket.author_id,
+      ticketNumber: ticket.number,
+      subjectName: subject.name,
+      serverName: guild?.name ?? '',
+    };
+    const close = subject.messages.closeMessage;
+    const notice = `Your ticket #${ticket.number} (${ticket.name})${guild ? ` in ${guild.name}` : ''} was closed${reason ? `: ${reason}` : '.'}`;
+    const body = close.enabled ? filledMessage(close.value.message, context) : { content: notice, embeds: [] };
+    // Which ticket, where and why head the message unless the subject's own text says it.
+    if (!body.content.trim()) body.content = notice;
+    await this.platform.sendDirectMessage(ticket.author_id, { ...body, allowed_mentions: { parse: [] } }).catch(() => undefined);
   }
 
   /** Runs the closes whose delay has passed, each once even if two processes look at the same time. */
@@ -423,11 +448,98 @@ export class TicketDesk {
     return changed;
   }
 
+  /**
+   * A member is no longer in a ticket. For the ticket's owner this is the bot worker reporting that
+   * they left the server: the owner stays the owner, and the ticket closes when the subject closes
+   * on leave. Anyone else is simply removed.
+   */
+  async removeMember(serverId: string, ticketId: string, userId: string): Promise<void> {
+    const ticket = await repo.findTicket(this.db, ticketId, serverId);
+    if (!ticket || ticket.author_id !== userId) {
+      await this.support.removeMember(serverId, ticketId, userId);
+      const subject = ticket ? await this.liveSubject(serverId, ticket.subject_id) : null;
+      if (ticket?.channel_id && ticket.state !== 'Closed') await this.platform.deleteChannelPermission(ticket.channel_id, userId).catch(() => undefined);
+      if (ticket && subject) await this.log(subject, 'memberRemoved', `<@${userId}> was removed from ticket #${ticket.number} (${ticket.name}).`);
+      return;
+    }
+    const left = (await this.platform.getMember(serverId, userId, true)) === null;
+    if (!left) throw new BadRequestError('The author of a ticket cannot be removed from it', 'body.userId');
+    const subject = await this.liveSubject(serverId, ticket.subject_id);
+    if (ticket.state !== 'Closed' && subject?.automation.closeOnLeave) {
+      await this.close(this.config.platform.clientId, serverId, ticketId, 'The ticket owner left the server', true);
+    }
+  }
+
+  /**
+   * The subject's notifications of replies, sent directly: staff replying tells the ticket's owner
+   * (notifyUser), the owner replying tells the staff member who claimed it (notifyClaimer).
+   */
+  private async notifyOfReply(subject: Subject, ticket: repo.TicketRow, type: TicketMessage['messageType'], authorId: string, content: string): Promise<void> {
+    const { notifyUser, notifyClaimer } = subject.automation;
+    const recipient =
+      type === 'Staff' && notifyUser && authorId !== ticket.author_id
+        ? ticket.author_id
+        : type === 'User' && notifyClaimer && ticket.assignee_id && authorId !== ticket.assignee_id
+          ? ticket.assignee_id
+          : null;
+    if (!recipient) return;
+    const excerpt = content.length > 300 ? `${content.slice(0, 300)}…` : content;
+    const link = ticket.channel_id ? [row(linkButton('Go to ticket', this.channelUrl(ticket.server_id, ticket.channel_id)))] : [];
+    await this.platform
+      .sendDirectMessage(recipient, {
+        content: `New reply in ticket #${ticket.number} (${ticket.name}) from <@${authorId}>:\n> ${excerpt.replaceAll('\n', '\n> ')}`,
+        components: link,
+        allowed_mentions: { parse: [] },
+      })
+      .catch(() => undefined);
+  }
+
+  /** Someone is added to a ticket: recorded, let into its channel with the subject's user permissions, logged. */
+  async addMember(serverId: string, ticketId: string, userId: string): Promise<void> {
+    await this.support.addMember(serverId, ticketId, userId);
+    const ticket = await repo.findTicket(this.db, ticketId, serverId);
+    const subject = ticket ? await this.liveSubject(serverId, ticket.subject_id) : null;
+    if (!ticket || !subject) return;
+    if (ticket.channel_id && ticket.state !== 'Closed') {
+      const { id, ...member } = overwrite(userId, 'member', subject.permissions.userPermissions.value, ['ViewChannel']);
+      await this.platform.putChannelPermission(ticket.channel_id, id, member).catch(() => undefined);
+    }
+    await this.log(subject, 'memberAdded', `<@${userId}> was added to ticket #${ticket.number} (${ticket.name}).`);
+  }
+
+  /** A ticket changes: a move to another subject is logged there. */
+  async updateTicket(serverId: string, ticketId: string, update: UpdateTicketRequest): Promise<Ticket> {
+    const before = await repo.findTicket(this.db, ticketId, serverId);
+    const updated = await this.support.update(serverId, ticketId, update);
+    if (before && update.subjectId !== undefined && update.subjectId !== before.subject_id) {
+      const subject = await this.liveSubject(serverId, update.subjectId);
+      if (subject) await this.log(subject, 'subjectChanged', `Ticket #${updated.number} (${updated.name}) moved to ${subject.name}.`);
+    }
+    return updated;
+  }
+
+  /** A ticket is deleted with its history; its channel goes too, and the deletion is logged. */
+  async deleteTicket(serverId: string, ticketId: string): Promise<void> {
+    const ticket = await repo.findTicket(this.db, ticketId, serverId);
+    const subject = ticket ? await this.liveSubject(serverId, ticket.subject_id) : null;
+    await this.support.delete(serverId, ticketId);
+    if (ticket?.channel_id) await this.platform.deleteChannel(ticket.channel_id).catch(() => undefined);
+    if (ticket && subject) await this.log(subject, 'deleted', `Ticket #${ticket.number} (${ticket.name}) was deleted.`);
+  }
+
   /** Posts an event to the subject's log channel when the subject logs that kind of event. */
-  private async log(subject: Subject, event: 'created' | 'claimed' | 'closed', text: string): Promise<void> {
+  private async log(subject: Subject, event: LoggedEvent, text: string): Promise<void> {
     const { channelId, rainbowColors } = subject.logging;
     if (!channelId || !subject.logging[event]) return;
-    const colors = { created: 0x57f287, claimed: 0x5865f2, closed: 0xed4245 } as const;
+    const colors: Record<LoggedEvent, number> = {
+      created: 0x57f287,
+      claimed: 0x5865f2,
+      closed: 0xed4245,
+      deleted: 0x992d22,
+      memberAdded: 0x3ba55c,
+      memberRemoved: 0xfaa61a,
+      subjectChanged: 0xeb459e,
+    };
     await this.platform
       .postMessage(channelId, { embeds: [{ description: text, color: rainbowColors ? colors[event] : 0x5865f2, timestamp: now() }], allowed_mentions: { parse: [] } })
       .catch(() => undefined);
@@ -449,6 +561,7 @@ export class TicketDesk {
     }
     const message = await this.support.addMessage(caller, serverId, ticketId, { ...request, messageType });
     const after = await repo.findTicket(this.db, ticketId, serverId);
+    if (after && subject && authorId) await this.notifyOfReply(subject, after, messageType, authorId, request.message.content);
     if (before && after && subject && before.state !== after.state && subject.categories.moveTickets && after.channel_id) {
       const target = after.state === 'PendingUser' ? subject.categories.waitingForUser[0] : after.state === 'PendingStaff' ? subject.categories.waitingForStaff[0] : undefined;
       if (target) await this.platform.editChannel(after.channel_id, { parent_id: target.id }).catch(() => undefined);

@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import { ChannelType, MessageType, RESTJSONErrorCodes } from 'discord-api-types/v10';
+import type { APIDMChannel, APIMessage } from 'discord-api-types/v10';
+import { requireBot } from './api-auth.ts';
+import { DiscordApiError, fieldError, invalidFormBody, unknownUser } from './errors.ts';
+import { isRecord } from './form-validation.ts';
+import { validateCreateMessage } from './message-validation.ts';
+import { discordTimestamp } from './snowflake.ts';
+import type { SandboxState } from './state.ts';
+
+/** A direct message the bot sent a user, as `GET /_sandbox/direct-messages` lists it. */
+export interface DirectMessage {
+  channelId: string;
+  recipientId: string;
+  message: APIMessage;
+}
+
+const cannotMessageUser = () => new DiscordApiError(403, 'Cannot send messages to this user', RESTJSONErrorCodes.CannotSendMessagesToThisUser);
+
+function dmChannel(state: SandboxState, channelId: string, recipientId: string): APIDMChannel {
+  const recipient = state.publicUser(recipientId)!;
+  return { id: channelId, type: ChannelType.DM, last_message_id: null, recipients: [recipient], name: null };
+}
+
+/**
+ * The bot's direct messages: `POST /users/@me/channels` opens (or finds) the DM channel with a
+ * user, and a message posted there reaches the user, as on the platform, only when they share a
+ * server with the bot (otherwise 50007 Cannot send messages to this user).
+ */
+export function registerDirectMessageRoutes(api: FastifyInstance, state: SandboxState): void {
+  api.post('/users/@me/channels', async (request) => {
+    requireBot(state, request);
+    const body = request.body;
+    const recipientId = isRecord(body) && typeof body.recipient_id === 'string' ? body.recipient_id : null;
+    if (!recipientId) throw invalidFormBody(fieldError(['recipient_id'], 'BASE_TYPE_REQUIRED', 'This field is required'));
+    if (!state.users.has(recipientId)) throw unknownUser();
+    let channelId = [...state.dmChannels].find(([, user]) => user === recipientId)?.[0];
+    if (!channelId) {
+      channelId = state.nextId();
+      state.dmChannels.set(channelId, recipientId);
+    }
+    return dmChannel(state, channelId, recipientId);
+  });
+}
+
+/** Whether the id is a DM channel the bot opened. */
+export const isDmChannel = (state: SandboxState, channelId: string): boolean => state.dmChannels.has(channelId);
+
+/** POST /channels/{id}/messages for a DM channel. */
+export function postDirectMessage(state: SandboxState, channelId: string, body: unknown): APIMessage {
+  const recipientId = state.dmChannels.get(channelId)!;
+  if (!state.guildsOf(recipientId).some((guild) => state.isBotIn(guild))) throw cannotMessageUser();
+  const draft = validateCreateMessage(body);
+  const message: APIMessage = {
+    id: state.nextId(),
+    type: MessageType.Default,
+    channel_id: channelId,
+    author: state.botUser(),
+    content: draft.content,
+    timestamp: discordTimestamp(state.now()),
+    edited_timestamp: null,
+    tts: false,
+    mention_everyone: false,
+    mentions: [],
+    mention_roles: [],
+    attachments: [],
+    embeds: draft.embeds,
+    components: draft.components,
+    pinned: false,
+    flags: draft.flags,
+  };
+  state.directMessages.push({ channelId, recipientId, message });
+  return structuredClone(message);
+}
