@@ -18,7 +18,7 @@ import { BotMissing } from './bot-missing';
 import { StaffPageHeader } from './staff-page-header';
 import { BarList } from './stats/bar-list';
 import { DailyBarChart } from './stats/daily-bar-chart';
-import { StatsPanel } from './stats/stats-panel';
+import { StatsPanel, type StatsPanelProps } from './stats/stats-panel';
 
 const TOP_AMOUNT = 5;
 const allZero = (points: DailyCount[]) => points.every((point) => point.count === 0);
@@ -101,58 +101,33 @@ function Stats({ current }: { current: CurrentServer }) {
       </Group>
 
       <SimpleGrid cols={{ base: 1, md: 2 }}>
-        <StatsPanel
+        <DailyStatsPanel
           title={t('staff.stats.ticketsPerDay')}
           query={tickets}
           emptyText={t('staff.stats.noTickets')}
-          isQuiet={allZero}
           quietText={t('staff.stats.noTicketsInPeriod', { period })}
-        >
-          {(data) => (
-            <>
-              <Text size="sm" c="dimmed">
-                {t('staff.stats.ticketsTotal', { count: sum(data), period })}
-              </Text>
-              <DailyBarChart data={data} label={t('staff.stats.ticketsPerDay')} formatValue={format.number} />
-            </>
-          )}
-        </StatsPanel>
-        <StatsPanel
+          summary={(data) => t('staff.stats.ticketsTotal', { count: sum(data), period })}
+          formatValue={format.number}
+        />
+        <DailyStatsPanel
           title={t('staff.stats.messagesPerDay')}
           query={messages}
           emptyText={t('staff.stats.noMessages')}
-          isQuiet={allZero}
           quietText={t('staff.stats.noMessagesInPeriod', { period })}
-        >
-          {(data) => (
-            <>
-              <Text size="sm" c="dimmed">
-                {t('staff.stats.messagesTotal', { count: sum(data), period })}
-              </Text>
-              <DailyBarChart data={data} label={t('staff.stats.messagesPerDay')} formatValue={format.number} />
-            </>
-          )}
-        </StatsPanel>
-        <StatsPanel
+          summary={(data) => t('staff.stats.messagesTotal', { count: sum(data), period })}
+          formatValue={format.number}
+        />
+        <DailyStatsPanel
           title={t('staff.stats.responseTime')}
           query={responseTimes}
           emptyText={t('staff.stats.noAnswers')}
-          isQuiet={allZero}
           quietText={t('staff.stats.noAnswersInPeriod', { period })}
-        >
-          {(data) => {
+          summary={(data) => {
             const answered = data.filter((point) => point.count > 0);
-            const mean = sum(answered) / answered.length;
-            return (
-              <>
-                <Text size="sm" c="dimmed">
-                  {t('staff.stats.responseTimeMean', { duration: format.duration(mean), period })}
-                </Text>
-                <DailyBarChart data={data} label={t('staff.stats.responseTime')} formatValue={format.duration} />
-              </>
-            );
+            return t('staff.stats.responseTimeMean', { duration: format.duration(sum(answered) / answered.length), period });
           }}
-        </StatsPanel>
+          formatValue={format.duration}
+        />
         <StatsPanel
           title={t('staff.stats.topSubjects')}
           query={topSubjects}
@@ -256,5 +231,31 @@ function Stats({ current }: { current: CurrentServer }) {
         </StatsPanel>
       </SimpleGrid>
     </Stack>
+  );
+}
+
+/** A day-by-day statistic: its total or mean over the period above a bar per day. */
+function DailyStatsPanel({
+  title,
+  query,
+  emptyText,
+  quietText,
+  summary,
+  formatValue,
+}: Pick<StatsPanelProps<DailyCount[]>, 'title' | 'query' | 'emptyText' | 'quietText'> & {
+  summary: (data: DailyCount[]) => string;
+  formatValue: (value: number) => string;
+}) {
+  return (
+    <StatsPanel title={title} query={query} emptyText={emptyText} isQuiet={allZero} quietText={quietText}>
+      {(data) => (
+        <>
+          <Text size="sm" c="dimmed">
+            {summary(data)}
+          </Text>
+          <DailyBarChart data={data} label={title} formatValue={formatValue} />
+        </>
+      )}
+    </StatsPanel>
   );
 }

@@ -6,7 +6,7 @@ import { EmptyState } from '@/components/empty-state';
 import { LoadError } from '@/components/load-error';
 import { LoadingBlock } from '@/components/loading-block';
 
-interface StatsPanelProps<T> {
+export interface StatsPanelProps<T> {
   title: string;
   /** Answers null when the call is not there yet or the server has no data (404). */
   query: UseQueryResult<T | null>;
