@@ -1,12 +1,11 @@
-import { Button, Fieldset, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { PanelButtonStyle, Problem } from '@ticket/contracts';
 import { DISCORD_LIMITS } from '@ticket/contracts/rules';
 import { useTranslation } from 'react-i18next';
-import { type ButtonDraft, move, newButton } from '../../lib/draft';
+import { type ButtonDraft, newButton } from '../../lib/draft';
 import { problemsAt } from '../../lib/problems';
 import { EmojiField } from '../emoji/emoji-field';
-import { PlusIcon } from '@/components/icons';
-import { RowControls } from './row-controls';
+import { AddRow, ListRow } from './row-controls';
 import { type SubjectItem, SubjectSelect } from './subject-select';
 
 const STYLES: readonly PanelButtonStyle[] = ['Primary', 'Secondary', 'Success', 'Danger'];
@@ -45,7 +44,7 @@ export function ButtonsStep({ buttons, onChange, subjects, subjectsLoading, prob
       {buttons.map((button, index) => {
         const name = t('panels.buttons.name', { n: index + 1 });
         return (
-          <Fieldset
+          <ListRow
             key={button.key}
             legend={
               <span>
@@ -55,68 +54,44 @@ export function ButtonsStep({ buttons, onChange, subjects, subjectsLoading, prob
                 </Text>
               </span>
             }
-            variant="filled"
+            name={name}
+            index={index}
+            items={buttons}
+            onChange={onChange}
           >
-            <Stack gap="sm">
-              <Group justify="flex-end" mt={-8}>
-                <RowControls
-                  index={index}
-                  count={buttons.length}
-                  name={name}
-                  onMove={(from, to) => onChange(move(buttons, from, to))}
-                  onRemove={(at) => onChange(buttons.filter((_, i) => i !== at))}
-                />
-              </Group>
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                <TextInput
-                  label={t('panels.buttons.text')}
-                  value={button.text}
-                  maxLength={DISCORD_LIMITS.buttonLabel}
-                  onChange={(event) => set(index, { text: event.currentTarget.value })}
-                  error={problemsAt(problems, ['subjects', index, 'text'], t)}
-                  withAsterisk
-                />
-                <SubjectSelect
-                  label={t('panels.buttons.subject')}
-                  subjects={subjects}
-                  loading={subjectsLoading}
-                  value={button.subjectId}
-                  onChange={(subjectId) => set(index, { subjectId })}
-                  error={problemsAt(problems, ['subjects', index, 'subjectId'], t)}
-                />
-                <Select
-                  label={t('panels.buttons.style')}
-                  data={STYLES.map((style) => ({ value: style, label: t(`panels.buttons.styles.${style}`) }))}
-                  value={button.style}
-                  onChange={(style) => style && set(index, { style: style as PanelButtonStyle })}
-                  allowDeselect={false}
-                />
-                <EmojiField
-                  label={t('panels.emoji.label')}
-                  name={name}
-                  value={button.emoji}
-                  onChange={(emoji) => set(index, { emoji })}
-                />
-              </SimpleGrid>
-            </Stack>
-          </Fieldset>
+            <TextInput
+              label={t('panels.buttons.text')}
+              value={button.text}
+              maxLength={DISCORD_LIMITS.buttonLabel}
+              onChange={(event) => set(index, { text: event.currentTarget.value })}
+              error={problemsAt(problems, ['subjects', index, 'text'], t)}
+              withAsterisk
+            />
+            <SubjectSelect
+              label={t('panels.buttons.subject')}
+              subjects={subjects}
+              loading={subjectsLoading}
+              value={button.subjectId}
+              onChange={(subjectId) => set(index, { subjectId })}
+              error={problemsAt(problems, ['subjects', index, 'subjectId'], t)}
+            />
+            <Select
+              label={t('panels.buttons.style')}
+              data={STYLES.map((style) => ({ value: style, label: t(`panels.buttons.styles.${style}`) }))}
+              value={button.style}
+              onChange={(style) => style && set(index, { style: style as PanelButtonStyle })}
+              allowDeselect={false}
+            />
+            <EmojiField
+              label={t('panels.emoji.label')}
+              name={name}
+              value={button.emoji}
+              onChange={(emoji) => set(index, { emoji })}
+            />
+          </ListRow>
         );
       })}
-      <Group>
-        <Button
-          variant="light"
-          leftSection={<PlusIcon />}
-          disabled={buttons.length >= max}
-          onClick={() => onChange([...buttons, newButton()])}
-        >
-          {t('panels.buttons.add')}
-        </Button>
-        {buttons.length >= max && (
-          <Text size="sm" c="dimmed">
-            {t('panels.buttons.full', { max })}
-          </Text>
-        )}
-      </Group>
+      <AddRow label={t('panels.buttons.add')} full={buttons.length >= max} fullText={t('panels.buttons.full', { max })} onAdd={() => onChange([...buttons, newButton()])} />
     </Stack>
   );
 }

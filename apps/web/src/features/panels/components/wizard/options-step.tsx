@@ -1,12 +1,11 @@
-import { Button, Fieldset, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Stack, Text, TextInput } from '@mantine/core';
 import type { Problem } from '@ticket/contracts';
 import { DISCORD_LIMITS } from '@ticket/contracts/rules';
 import { useTranslation } from 'react-i18next';
-import { move, newOption, type OptionDraft } from '../../lib/draft';
+import { newOption, type OptionDraft } from '../../lib/draft';
 import { problemsAt } from '../../lib/problems';
 import { EmojiField } from '../emoji/emoji-field';
-import { PlusIcon } from '@/components/icons';
-import { RowControls } from './row-controls';
+import { AddRow, ListRow } from './row-controls';
 import { type SubjectItem, SubjectSelect } from './subject-select';
 
 interface OptionsStepProps {
@@ -37,66 +36,39 @@ export function OptionsStep({ options, onChange, subjects, subjectsLoading, prob
       {options.map((option, index) => {
         const name = t('panels.options.name', { n: index + 1 });
         return (
-          <Fieldset key={option.key} legend={name} variant="filled">
-            <Stack gap="sm">
-              <Group justify="flex-end" mt={-8}>
-                <RowControls
-                  index={index}
-                  count={options.length}
-                  name={name}
-                  onMove={(from, to) => onChange(move(options, from, to))}
-                  onRemove={(at) => onChange(options.filter((_, i) => i !== at))}
-                />
-              </Group>
-              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-                <TextInput
-                  label={t('panels.options.label')}
-                  value={option.label}
-                  maxLength={DISCORD_LIMITS.selectOptionLabel}
-                  onChange={(event) => set(index, { label: event.currentTarget.value })}
-                  error={problemsAt(problems, ['subjects', index, 'label'], t)}
-                  withAsterisk
-                />
-                <SubjectSelect
-                  label={t('panels.options.subject')}
-                  subjects={subjects}
-                  loading={subjectsLoading}
-                  value={option.subjectId}
-                  onChange={(subjectId) => set(index, { subjectId })}
-                  error={problemsAt(problems, ['subjects', index, 'subjectId'], t)}
-                />
-                <TextInput
-                  label={t('panels.options.description')}
-                  value={option.description}
-                  maxLength={DISCORD_LIMITS.selectOptionDescription}
-                  onChange={(event) => set(index, { description: event.currentTarget.value })}
-                />
-                <EmojiField
-                  label={t('panels.emoji.label')}
-                  name={name}
-                  value={option.emoji}
-                  onChange={(emoji) => set(index, { emoji })}
-                />
-              </SimpleGrid>
-            </Stack>
-          </Fieldset>
+          <ListRow key={option.key} legend={name} name={name} index={index} items={options} onChange={onChange}>
+            <TextInput
+              label={t('panels.options.label')}
+              value={option.label}
+              maxLength={DISCORD_LIMITS.selectOptionLabel}
+              onChange={(event) => set(index, { label: event.currentTarget.value })}
+              error={problemsAt(problems, ['subjects', index, 'label'], t)}
+              withAsterisk
+            />
+            <SubjectSelect
+              label={t('panels.options.subject')}
+              subjects={subjects}
+              loading={subjectsLoading}
+              value={option.subjectId}
+              onChange={(subjectId) => set(index, { subjectId })}
+              error={problemsAt(problems, ['subjects', index, 'subjectId'], t)}
+            />
+            <TextInput
+              label={t('panels.options.description')}
+              value={option.description}
+              maxLength={DISCORD_LIMITS.selectOptionDescription}
+              onChange={(event) => set(index, { description: event.currentTarget.value })}
+            />
+            <EmojiField
+              label={t('panels.emoji.label')}
+              name={name}
+              value={option.emoji}
+              onChange={(emoji) => set(index, { emoji })}
+            />
+          </ListRow>
         );
       })}
-      <Group>
-        <Button
-          variant="light"
-          leftSection={<PlusIcon />}
-          disabled={options.length >= max}
-          onClick={() => onChange([...options, newOption()])}
-        >
-          {t('panels.options.add')}
-        </Button>
-        {options.length >= max && (
-          <Text size="sm" c="dimmed">
-            {t('panels.options.full', { max })}
-          </Text>
-        )}
-      </Group>
+      <AddRow label={t('panels.options.add')} full={options.length >= max} fullText={t('panels.options.full', { max })} onAdd={() => onChange([...options, newOption()])} />
     </Stack>
   );
 }

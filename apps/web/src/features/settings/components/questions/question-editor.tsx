@@ -237,20 +237,12 @@ export function QuestionEditor({ initial, isNew, onSave, onCancel }: QuestionEdi
                 </FieldGroup>
               );
             })}
-            {at('values') && (
-              <Text size="sm" c="red" role="alert">
-                {at('values')}
-              </Text>
-            )}
-            <Button
-              variant="light"
-              size="compact-sm"
-              style={{ alignSelf: 'flex-start' }}
-              disabled={draft.values.length >= DISCORD_LIMITS.buttonsPerMessage}
-              onClick={() => update({ ...draft, values: [...draft.values, newButton()] })}
-            >
-              {t('settings.questions.addButton')}
-            </Button>
+            <ListEnd
+              error={at('values')}
+              addLabel={t('settings.questions.addButton')}
+              full={draft.values.length >= DISCORD_LIMITS.buttonsPerMessage}
+              onAdd={() => update({ ...draft, values: [...draft.values, newButton()] })}
+            />
           </FieldGroup>
         )}
 
@@ -288,20 +280,12 @@ export function QuestionEditor({ initial, isNew, onSave, onCancel }: QuestionEdi
                 </Group>
               );
             })}
-            {at('values') && (
-              <Text size="sm" c="red" role="alert">
-                {at('values')}
-              </Text>
-            )}
-            <Button
-              variant="light"
-              size="compact-sm"
-              style={{ alignSelf: 'flex-start' }}
-              disabled={draft.values.length >= DISCORD_LIMITS.selectOptions}
-              onClick={() => update({ ...draft, values: [...draft.values, newOption()] })}
-            >
-              {t('settings.questions.addOption')}
-            </Button>
+            <ListEnd
+              error={at('values')}
+              addLabel={t('settings.questions.addOption')}
+              full={draft.values.length >= DISCORD_LIMITS.selectOptions}
+              onAdd={() => update({ ...draft, values: [...draft.values, newOption()] })}
+            />
           </FieldGroup>
         )}
 
@@ -376,5 +360,21 @@ export function QuestionEditor({ initial, isNew, onSave, onCancel }: QuestionEdi
         )}
       </Stack>
     </Paper>
+  );
+}
+
+/** Under a question's buttons or options: what is wrong with the list as a whole, and adding one more. */
+function ListEnd({ error, addLabel, full, onAdd }: { error: string | undefined; addLabel: string; full: boolean; onAdd: () => void }) {
+  return (
+    <>
+      {error && (
+        <Text size="sm" c="red" role="alert">
+          {error}
+        </Text>
+      )}
+      <Button variant="light" size="compact-sm" style={{ alignSelf: 'flex-start' }} disabled={full} onClick={onAdd}>
+        {addLabel}
+      </Button>
+    </>
   );
 }
