@@ -17,24 +17,31 @@ interface TicketSearchProps {
 export function TicketSearch({ value, onSearch }: TicketSearchProps) {
   const { t } = useTranslation();
   const [text, setText] = useState(value);
-  // The address changes elsewhere too (Back, "Clear"): the box follows it.
+  // The address changes elsewhere too (Back, "Clear"): the box follows it. A change this box asked
+  // for leaves the box alone, so what was typed meanwhile is kept.
   const [shown, setShown] = useState(value);
+  const [asked, setAsked] = useState<string | null>(null);
   if (value !== shown) {
     setShown(value);
-    setText(value);
+    if (value !== asked) setText(value);
+    setAsked(null);
   }
   const [debounced] = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
-  const latest = useRef({ value, onSearch });
+  const search = (next: string) => {
+    setAsked(next);
+    onSearch(next);
+  };
+  const latest = useRef({ value, search });
   useEffect(() => {
-    latest.current = { value, onSearch };
+    latest.current = { value, search };
   });
   useEffect(() => {
-    if (debounced !== latest.current.value) latest.current.onSearch(debounced);
+    if (debounced !== latest.current.value) latest.current.search(debounced);
   }, [debounced]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (text !== value) onSearch(text);
+    if (text !== value) search(text);
   };
 
   return (
