@@ -1,29 +1,14 @@
 import { Button, Text } from '@mantine/core';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, LocaleLoadError, setLocale } from '@/lib/i18n';
-import { notifyError } from '@/lib/notify';
+import { LANGUAGES } from '@/lib/i18n';
+import { useLanguageSwitch } from '@/lib/use-language-switch';
 import { CheckIcon, LanguageIcon } from './icons';
 import { LazyMenu } from './lazy-menu';
 
 /** Every UI language by its own name (SPEC §9); choosing one switches the whole UI and is remembered. */
 export function LanguagePicker() {
-  const { t, i18n } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const current = LANGUAGES.find((language) => language.code === i18n.language) ?? LANGUAGES[0];
-
-  const choose = async (code: string) => {
-    if (code === i18n.language) return;
-    setBusy(true);
-    try {
-      await setLocale(code);
-    } catch (error) {
-      // The UI stays in its current language either way.
-      notifyError(error instanceof LocaleLoadError ? t('language.loadFailed') : t('language.updateFailed'));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { t } = useTranslation();
+  const { current, busy, choose } = useLanguageSwitch();
 
   return (
     <LazyMenu

@@ -12,7 +12,7 @@ import { useUserProfiles } from '../api/get-users';
 import { hasFilters, readListParams, searchTextOf, type TicketListParams, writeListParams } from '../lib/list-params';
 import type { TicketScope } from '../lib/ticket-scope';
 import { TicketFilters } from './ticket-filters';
-import { TicketPager } from './ticket-pager';
+import { Pager } from '@/components/pager';
 import { TicketSearch } from './ticket-search';
 import { TicketTable } from './ticket-table';
 
@@ -95,7 +95,7 @@ export function TicketList({ scope }: { scope: TicketScope }) {
         )}
         {/* A page past the end, or one whose tickets were all left out, still has the way to the others. */}
         {(tickets.length > 0 || maxPage > 1) && (
-          <TicketPager page={page} maxPage={Math.max(maxPage, 1)} onChange={(next) => update({ page: next })} />
+          <Pager page={page} maxPage={Math.max(maxPage, 1)} onChange={(next) => update({ page: next })} />
         )}
       </Stack>
     );

@@ -1,7 +1,8 @@
-import { Box, Code, Group, Pagination, Stack, Table, Text } from '@mantine/core';
+import { Box, Code, Stack, Table, Text } from '@mantine/core';
 import type { AuditEntry } from '@ticket/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Pager } from '@/components/pager';
 import { EmptyState } from '@/components/empty-state';
 import { useFormatters } from '@/components/formatters';
 import { LoadError } from '@/components/load-error';
@@ -75,23 +76,7 @@ export function AuditLog({ serverId }: { serverId: string }) {
           </Table.Tbody>
         </Table>
       </Box>
-      <Group justify="space-between" gap="sm">
-        <Text size="sm" c="dimmed" role="status">
-          {t('settings.audit.page', { page, maxPage })}
-        </Text>
-        {maxPage > 1 && (
-          <Pagination
-            total={maxPage}
-            value={page}
-            onChange={setPage}
-            size="sm"
-            getControlProps={(control) => ({
-              'aria-label': control === 'previous' ? t('settings.audit.previous') : t('settings.audit.next'),
-            })}
-            getItemProps={(item) => ({ 'aria-label': t('settings.audit.goToPage', { page: item }) })}
-          />
-        )}
-      </Group>
+      <Pager page={page} maxPage={maxPage} onChange={setPage} />
     </Stack>
   );
 }
