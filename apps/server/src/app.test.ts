@@ -56,6 +56,9 @@ describe('the app as a whole', () => {
       expect(limited.json<ErrorBody>().code).toBe('rate_limited');
       // Another token has its own allowance.
       expect((await hit({ authorization: 'Bearer tds_someone-else' })).statusCode).toBe(200);
+      // The limit is the API's: the dashboard's own files and health checks still answer.
+      expect((await ctx.built.app.inject({ method: 'GET', url: '/config.json' })).statusCode).toBe(200);
+      expect((await ctx.built.app.inject({ method: 'GET', url: '/api/server/health' })).statusCode).toBe(200);
     } finally {
       await ctx.close();
     }

@@ -127,7 +127,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       const token = bearerToken(request);
       return token ? `t:${hashSecret(token)}` : `ip:${request.ip}`;
     },
-    allowList: (request) => request.url.endsWith('/health'),
+    // The limit is the API's: the dashboard's own files (dozens of chunks per screen, per language)
+    // and health checks are never refused.
+    allowList: (request) => !request.url.startsWith('/api/') || request.url.split('?')[0]!.endsWith('/health'),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: 'Too Many Requests',
