@@ -24,23 +24,27 @@ export function seed({ file, servers, tickets, messagesPerTicket, userIds }: See
     `insert into subjects (id, server_id, name, name_key, deleted, active, position, inherits_from, settings, created_at, updated_at) values (?, ?, 'Support', 'support', 0, 1, 0, null, '{}', ?, ?)`,
   );
   const insertTicket = db.prepare(
-    `insert into tickets (id, server_id, subject_id, number, name, author_id, assignee_id, state, channel_id, template_answers, created_at, last_activity_at, closed_at, closed_by, close_reason, close_force, deleted, last_message_id)
-     values (?, ?, ?, ?, ?, ?, null, ?, null, '[]', ?, ?, null, null, null, null, 0, null)`,
+    `insert into tickets (id, server_id, subject_id, number, name, author_id, assignee_id, state, channel_id, template_answers, created_at, last_activity_at, closed_at, closed_by, close_reason, close_force, deleted, last_message_id, search_key)
+     values (?, ?, ?, ?, ?, ?, null, ?, null, '[]', ?, ?, null, null, null, null, 0, null, ?)`,
   );
   const insertMember = db.prepare(`insert into ticket_members (ticket_id, user_id, added_at) values (?, ?, ?)`);
   const insertMessage = db.prepare(
     `insert into ticket_messages (id, ticket_id, server_id, external_id, author_id, message_type, body, history, modified, deleted, deleted_at, created_at) values (?, ?, ?, null, ?, ?, ?, '[]', 0, 0, null, ?)`,
   );
   const pointLastMessage = db.prepare(`update tickets set last_message_id = ? where id = ?`);
-  // Document rowids follow the index layout of migration 0007: the ticket's search_key × 2^20 plus
-  // the document's number. The database is empty, so the n-th ticket inserted gets search_key n.
+  // The search index's layout of migration 0009: server i gets base i + 1, a ticket's search_key is
+  // its server's base × 2^23 plus its number, and a document's rowid is that key × 2^16 plus the
+  // document's number within the ticket.
+  const insertBase = db.prepare(`insert into search_bases (server_id, base) values (?, ?)`);
   const insertDoc = db.prepare(`insert into ticket_search (rowid, ticket_id, server_id, kind, ref_id, body) values (?, ?, ?, ?, ?, ?)`);
-  const docRowid = (ticket: number, doc: number) => (ticket + 1) * 1_048_576 + doc;
+  const searchKey = (server: number, number: number) => (server + 1) * 2 ** 23 + number;
+  const docRowid = (key: number, doc: number) => key * 2 ** 16 + doc;
 
   db.transaction(() => {
     const iso = new Date(at).toISOString();
-    for (const id of serverIds) {
+    for (const [i, id] of serverIds.entries()) {
       insertServer.run(id, `Server ${id.slice(-4)}`, iso, iso);
+      insertBase.run(id, i + 1);
       const subjectId = randomUUID();
       subjectOf.set(id, subjectId);
       insertSubject.run(subjectId, id, iso, iso);
@@ -61,16 +65,18 @@ export function seed({ file, servers, tickets, messagesPerTicket, userIds }: See
         const id = randomUUID();
         const author = userIds[t % userIds.length]!;
         const created = new Date(at + t * 1000).toISOString();
-        const name = `ticket-${Math.floor(t / servers) + 1}`;
-        insertTicket.run(id, serverId, subjectOf.get(serverId)!, Math.floor(t / servers) + 1, name, author, t % 3 === 0 ? 'Closed' : 'PendingStaff', created, created);
+        const number = Math.floor(t / servers) + 1;
+        const key = searchKey(t % servers, number);
+        const name = `ticket-${number}`;
+        insertTicket.run(id, serverId, subjectOf.get(serverId)!, number, name, author, t % 3 === 0 ? 'Closed' : 'PendingStaff', created, created, key);
         insertMember.run(id, author, created);
-        insertDoc.run(docRowid(t, 0), id, serverId, 'name', id, name);
+        insertDoc.run(docRowid(key, 0), id, serverId, 'name', id, name);
         let lastMessageId: string | null = null;
         for (let m = 0; m < messagesPerTicket; m++) {
           const messageId = randomUUID();
           const content = sentence();
           insertMessage.run(messageId, id, serverId, author, m % 2 === 0 ? 'User' : 'Staff', JSON.stringify({ content, embeds: [], mentions: [], attachments: [] }), created);
-          insertDoc.run(docRowid(t, m + 1), id, serverId, 'message', messageId, content);
+          insertDoc.run(docRowid(key, m + 1), id, serverId, 'message', messageId, content);
           lastMessageId = messageId;
         }
         if (lastMessageId) pointLastMessage.run(lastMessageId, id);

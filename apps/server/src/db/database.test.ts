@@ -48,7 +48,7 @@ describe.each(engines)('database on %s', (engine) => {
 });
 
 describe('upgrading a SQLite database that holds tickets', () => {
-  it('keeps every ticket findable and points each at its newest message (migrations 0007 and 0008)', async () => {
+  it('keeps every ticket findable, points each at its newest message, and gives each server one search range (migrations 0007 to 0009)', async () => {
     const database = await openDatabase('sqlite://:memory:', { migrate: false });
     const db = database.db;
     await migrateToLatest(db, 'sqlite', '0006-ticket-jobs');
@@ -65,14 +65,17 @@ describe('upgrading a SQLite database that holds tickets', () => {
     }
     await migrateToLatest(db, 'sqlite');
 
-    const tickets = await db.selectFrom('tickets').select(['id', 'search_key', 'last_message_id']).orderBy('id').execute();
+    const tickets = await db.selectFrom('tickets').select(['id', 'server_id', 'search_key', 'last_message_id']).orderBy('id').execute();
     expect(tickets).toEqual([
-      { id: 't1', search_key: 1, last_message_id: 't1-m1' },
-      { id: 't2', search_key: 2, last_message_id: 't2-m1' },
+      // Server base × 2^23 + the ticket's number: s1 is the first server, s2 the second.
+      { id: 't1', server_id: 's1', search_key: 2 ** 23 + 1, last_message_id: 't1-m1' },
+      { id: 't2', server_id: 's2', search_key: 2 * 2 ** 23 + 1, last_message_id: 't2-m1' },
     ]);
     const found = await repo.pageTickets(db, 'sqlite', { serverId: 's2' }, { Page: 1, Amount: 10 } as TicketListQuery, ['refund']);
     expect(found.rows.map((r) => r.id)).toEqual(['t2']);
-    expect((await repo.matchingDocs(db, 'sqlite', ['t1'], ['first'], 's1')).map((d) => d.ref_id)).toEqual(['t1-m0']);
+    expect((await repo.matchingDocs(db, 'sqlite', [tickets[0]!], ['first'])).map((d) => d.ref_id)).toEqual(['t1-m0']);
+    // The other server's ticket has the same words, and is not in s1's results.
+    expect((await repo.pageTickets(db, 'sqlite', { serverId: 's1' }, { Page: 1, Amount: 10 } as TicketListQuery, ['latest'])).rows.map((r) => r.id)).toEqual(['t1']);
     // A ticket opened after the upgrade gets the next key, and its documents their own range.
     await sql`insert into tickets (id, server_id, subject_id, number, name, author_id, assignee_id, state, channel_id, template_answers, created_at, last_activity_at, closed_at, closed_by, close_reason, close_force, deleted)
       values ('t3', 's1', 'subject', 2, 'name-t3', 'u', null, 'PendingStaff', null, '[]', ${at}, ${at}, null, null, null, null, 0)`.execute(db);

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type SqliteDatabase } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
 import { migrateToLatest } from './migrate';
@@ -57,7 +57,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     database = {
       db,
       engine: 'sqlite',
@@ -67,6 +67,29 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   }
   if (options.migrate !== false) await migrateToLatest(database.db, database.engine, undefined, options.schema);
   return database;
+}
+
+/**
+ * Kysely prepares every query it runs, and better-sqlite3 compiles SQL on each prepare. The same
+ * text reuses its compiled statement instead (the most recently used few hundred are kept). Kysely
+ * runs one query at a time on its single SQLite connection, so a statement is never busy twice.
+ */
+function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => void sqlite.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (statement) {
+        statements.delete(text);
+      } else {
+        statement = sqlite.prepare(text);
+        if (statements.size >= max) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(text, statement);
+      return statement;
+    },
+  };
 }
 
 /** JSON columns are text in SQLite and jsonb in PostgreSQL; both accept a JSON string on write. */

@@ -9,6 +9,7 @@ import { filesMigration } from './migrations/0005-files';
 import { ticketJobsMigration } from './migrations/0006-ticket-jobs';
 import { searchScopeMigration } from './migrations/0007-search-scope';
 import { lastMessageMigration } from './migrations/0008-last-message';
+import { serverSearchRangesMigration } from './migrations/0009-server-search-ranges';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -20,6 +21,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0006-ticket-jobs': ticketJobsMigration,
   '0007-search-scope': searchScopeMigration,
   '0008-last-message': lastMessageMigration,
+  '0009-server-search-ranges': serverSearchRangesMigration,
 };
 
 /**

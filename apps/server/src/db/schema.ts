@@ -194,6 +194,12 @@ export interface TicketSearchTable {
   body: string;
 }
 
+/** SQLite only: each server's number in the search index's rowid layout (migration 0009). */
+export interface SearchBasesTable {
+  server_id: string;
+  base: number;
+}
+
 export interface FilesTable {
   id: string;
   server_id: string;
@@ -234,6 +240,7 @@ export interface DB {
   ticket_messages: TicketMessagesTable;
   ticket_reactions: TicketReactionsTable;
   ticket_search: TicketSearchTable;
+  search_bases: SearchBasesTable;
   files: FilesTable;
   ticket_jobs: TicketJobsTable;
 }

@@ -36,9 +36,7 @@ export async function updateTicket(db: Db, ticketId: string, fields: Partial<Tic
 }
 
 export async function deleteTicket(db: Db, engine: Engine, ticketId: string): Promise<void> {
-  const range = engine === 'sqlite' ? await docRange(db, ticketId) : null;
-  if (range) await sql`delete from ticket_search where rowid between ${range.first} and ${range.last}`.execute(db);
-  else await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).execute();
+  await removeTicketDocs(db, engine, ticketId);
   await db.deleteFrom('tickets').where('id', '=', ticketId).execute();
 }
 
@@ -141,52 +139,125 @@ export async function refreshLastMessage(db: Db, ticketId: string): Promise<void
 
 // --- Search documents -------------------------------------------------------------------------
 
-/**
- * SQLite: a ticket's search documents have the rowids search_key × 2^20 + 0, 1, 2… (migration
- * 0007), so that a match yields its ticket from the rowid alone and a ticket's documents are one
- * rowid range.
+/*
+ * SQLite's layout (migration 0009): a document's rowid is its ticket's search_key × 2^16 plus its
+ * number within the ticket, and a ticket's search_key is its server's base × 2^23 plus the ticket's
+ * number. So one server's documents are one rowid range (which FTS5 seeks to), and one ticket's a
+ * smaller range inside it. Rowids reach 2^63, beyond a JavaScript number's exact integers: they
+ * are only ever computed by SQLite, from keys (below 2^47) cast to integers, and constants inlined
+ * as literals (a bound JavaScript number is a REAL to SQLite).
  */
-// Inlined in queries as a literal: a bound JavaScript number is a REAL to SQLite, and rowid / 1048576.0 is no integer.
-const DOCS_PER_TICKET = 1_048_576;
+const DOC_BITS = 16;
+const DOCS_PER_TICKET = sql.lit(2 ** DOC_BITS);
+const SERVER_SPAN = sql.lit(2 ** (DOC_BITS + 23));
 
-async function docRange(db: Db, ticketId: string): Promise<{ first: number; last: number } | null> {
+/** The first rowid of a ticket's documents, from its search key. */
+const firstDoc = (key: number) => sql<number>`cast(${key} as integer) * ${DOCS_PER_TICKET}`;
+
+/** Rowids of the ticket with this key: its range of 2^16 documents. */
+const inTicketRange = (key: number) => sql<boolean>`ticket_search.rowid between ${firstDoc(key)} and ${firstDoc(key)} + ${DOCS_PER_TICKET} - 1`;
+
+/** Rowids of one server's documents; no range (nothing found) for a server without tickets. */
+const inServerRange = (serverId: string) => {
+  const first = sql<number>`(select base from search_bases where server_id = ${serverId}) * ${SERVER_SPAN}`;
+  return sql<boolean>`ticket_search.rowid between ${first} and ${first} + ${SERVER_SPAN} - 1`;
+};
+
+async function searchKey(db: Db, ticketId: string): Promise<number | null> {
   const row = await db.selectFrom('tickets').select('search_key').where('id', '=', ticketId).executeTakeFirst();
-  const key = row?.search_key;
-  return key == null ? null : { first: key * DOCS_PER_TICKET, last: key * DOCS_PER_TICKET + DOCS_PER_TICKET - 1 };
+  return row?.search_key ?? null;
 }
 
 type SearchDoc = { ticket_id: string; server_id: string; kind: string; ref_id: string; body: string };
 
+/**
+ * Indexes (or re-indexes) one text of a ticket. SQLite: the document takes the next rowid of its
+ * ticket's range; a ticket past the layout's limits (2^16 documents, 2^23 tickets in its server)
+ * keeps what is indexed so far and adds nothing more, rather than spill into a neighbour's range.
+ */
 export async function putSearchDoc(db: Db, engine: Engine, doc: SearchDoc): Promise<void> {
   await removeSearchDoc(db, engine, doc.ticket_id, doc.kind, doc.ref_id);
   if (doc.body.trim() === '') return;
-  const range = engine === 'sqlite' ? await docRange(db, doc.ticket_id) : null;
-  if (!range) {
+  if (engine !== 'sqlite') {
     await db.insertInto('ticket_search').values(doc).execute();
     return;
   }
+  const key = await searchKey(db, doc.ticket_id);
+  if (key === null) return;
+  const next = sql`coalesce(max(ticket_search.rowid) + 1, ${firstDoc(key)})`;
   await sql`insert into ticket_search (rowid, ticket_id, server_id, kind, ref_id, body)
-    select coalesce(max(rowid) + 1, ${range.first}), ${doc.ticket_id}, ${doc.server_id}, ${doc.kind}, ${doc.ref_id}, ${doc.body}
-    from ticket_search where rowid between ${range.first} and ${range.last}`.execute(db);
+    select ${next}, ${doc.ticket_id}, ${doc.server_id}, ${doc.kind}, ${doc.ref_id}, ${doc.body}
+    from ticket_search where ${inTicketRange(key)}
+    having ${next} < ${firstDoc(key)} + ${DOCS_PER_TICKET}`.execute(db);
 }
 
 export async function removeSearchDoc(db: Db, engine: Engine, ticketId: string, kind: string, refId: string): Promise<void> {
-  const range = engine === 'sqlite' ? await docRange(db, ticketId) : null;
-  if (range) {
-    await sql`delete from ticket_search where rowid between ${range.first} and ${range.last} and kind = ${kind} and ref_id = ${refId}`.execute(db);
-  } else {
+  if (engine !== 'sqlite') {
     await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).where('kind', '=', kind).where('ref_id', '=', refId).execute();
+    return;
   }
+  const key = await searchKey(db, ticketId);
+  if (key !== null) await sql`delete from ticket_search where ${inTicketRange(key)} and kind = ${kind} and ref_id = ${refId}`.execute(db);
 }
 
-/** The documents of these tickets that match, for highlights; `serverId` narrows the search when all are in one server. */
-export async function matchingDocs(db: Db, engine: Engine, ticketIds: string[], terms: string[], serverId?: string) {
-  if (ticketIds.length === 0) return [];
+async function removeTicketDocs(db: Db, engine: Engine, ticketId: string): Promise<void> {
+  if (engine !== 'sqlite') {
+    await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).execute();
+    return;
+  }
+  const key = await searchKey(db, ticketId);
+  if (key !== null) await sql`delete from ticket_search where ${inTicketRange(key)}`.execute(db);
+}
+
+/** The first `n` items of each group, in order. */
+function firstOfEach<T, K>(items: T[], groupOf: (item: T) => K, n: number): T[] {
+  const seen = new Map<K, number>();
+  return items.filter((item) => {
+    const count = (seen.get(groupOf(item)) ?? 0) + 1;
+    seen.set(groupOf(item), count);
+    return count <= n;
+  });
+}
+
+/**
+ * Up to `perTicket` matching documents of each of these tickets, for highlights. SQLite finds them
+ * in two steps: which documents match, reading only the rowid range that spans the tickets' keys
+ * (per server: a page of one server's tickets is one range, usually a narrow one), then the text
+ * of the few it keeps. Rowids themselves stay in SQLite (they pass 2^53); keys and numbers do not.
+ */
+export async function matchingDocs(db: Db, engine: Engine, tickets: Pick<TicketRow, 'id' | 'search_key'>[], terms: string[], perTicket = 3) {
+  const columns = ['ticket_id', 'kind', 'ref_id', 'body'] as const;
+  if (tickets.length === 0) return [];
+  const match = matchPredicate(engine, terms);
+  if (engine !== 'sqlite') {
+    const rows = await db.selectFrom('ticket_search').select(columns).where(match).where('ticket_id', 'in', tickets.map((t) => t.id)).execute();
+    return firstOfEach(rows, (r) => r.ticket_id, perTicket);
+  }
+  const keysByServer = new Map<number, number[]>();
+  for (const { search_key: key } of tickets) {
+    if (key !== null) keysByServer.set(Math.floor(key / 2 ** 23), [...(keysByServer.get(Math.floor(key / 2 ** 23)) ?? []), key]);
+  }
+  const int = (n: number) => sql<number>`cast(${n} as integer)`;
+  const found = await Promise.all(
+    [...keysByServer.values()].map(
+      (keys) =>
+        sql<{ key: number; n: number }>`select ticket_search.rowid >> ${sql.lit(DOC_BITS)} as key, ticket_search.rowid & ${sql.lit(2 ** DOC_BITS - 1)} as n
+          from ticket_search where ${match}
+          and ticket_search.rowid between ${firstDoc(Math.min(...keys))} and ${firstDoc(Math.max(...keys))} + ${DOCS_PER_TICKET} - 1
+          and ticket_search.rowid >> ${sql.lit(DOC_BITS)} in (${sql.join(keys.map(int))})`.execute(db),
+    ),
+  );
+  const wanted = firstOfEach(
+    found.flatMap((r) => r.rows),
+    (d) => d.key,
+    perTicket,
+  );
+  if (wanted.length === 0) return [];
   return db
     .selectFrom('ticket_search')
-    .select(['ticket_id', 'kind', 'ref_id', 'body'])
-    .where(engine === 'sqlite' ? sql<boolean>`ticket_search.rowid / ${sql.lit(DOCS_PER_TICKET)} in (select search_key from tickets where id in (${sql.join(ticketIds)}))` : sql<boolean>`ticket_search.ticket_id in (${sql.join(ticketIds)})`)
-    .where(matchPredicate(engine, terms, serverId))
+    .select(columns)
+    .where(sql<boolean>`ticket_search.rowid in (${sql.join(wanted.map((d) => sql`${firstDoc(d.key)} + ${int(d.n)}`))})`)
+    .orderBy(sql`ticket_search.rowid`)
     .execute();
 }
 
@@ -221,36 +292,52 @@ export async function pageTickets(
   if (filters.Active === false) query = query.where('tickets.state', '=', 'Closed');
   if (filters.HideResolved === true) query = query.where('tickets.state', 'not in', ['Closed', 'AutoClose']);
   if (terms) {
-    const scopeServer = 'serverId' in scope ? scope.serverId : undefined;
-    const match = matchPredicate(engine, terms, scopeServer);
-    query =
-      engine === 'sqlite'
-        ? query.where(sql<boolean>`tickets.search_key in (select ticket_search.rowid / ${sql.lit(DOCS_PER_TICKET)} from ticket_search where ${match})`)
-        : query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_search').select('ticket_search.ticket_id').where(match));
+    const match = matchPredicate(engine, terms, 'serverId' in scope ? scope.serverId : undefined);
+    if (engine !== 'sqlite') {
+      query = query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_search').select('ticket_search.ticket_id').where(match));
+    } else if ('serverId' in scope) {
+      // FTS5 reads this server's rowid range alone; a document's ticket is its rowid without the document bits.
+      query = query.where(
+        sql<boolean>`tickets.search_key in (select ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${match} and ${inServerRange(scope.serverId)})`,
+      );
+    } else {
+      // A member's own tickets are few: each is looked up in its own range.
+      query = query.where(
+        sql<boolean>`exists (select 1 from ticket_search where ${match} and ticket_search.rowid between tickets.search_key * ${DOCS_PER_TICKET} and tickets.search_key * ${DOCS_PER_TICKET} + ${DOCS_PER_TICKET} - 1)`,
+      );
+    }
   }
   const offset = (filters.Page - 1) * filters.Amount;
   const ordered = query.selectAll('tickets').orderBy('tickets.last_activity_at', 'desc').orderBy('tickets.id', 'desc').offset(offset).limit(filters.Amount);
+  const count = () => query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (!terms) {
-    // A list reads its page straight off the (server, activity) index; the count is a second, cheap query.
-    const [rows, total] = await Promise.all([ordered.execute(), query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()]);
+    // A list reads its page straight off the index of live tickets; the count reads that index alone.
+    const [rows, total] = await Promise.all([ordered.execute(), count()]);
     return { rows, total: Number(total.n) };
   }
-  // A search gives the page and the number of matches in one pass, so the text search runs once.
-  const page = await query
-    .selectAll('tickets')
-    .select(sql<number>`count(*) over ()`.as('total_in_scope'))
+  // A search gives the page and the number of matches in one pass, so the text search runs once;
+  // it orders the matches' ids alone and reads the whole rows of the page's tickets after.
+  const hits = query
+    .select(['tickets.id', sql<number>`count(*) over ()`.as('total_in_scope')])
     .orderBy('tickets.last_activity_at', 'desc')
     .orderBy('tickets.id', 'desc')
     .offset(offset)
-    .limit(filters.Amount)
+    .limit(filters.Amount);
+  const page = await db
+    .with('hits', () => hits)
+    .selectFrom('hits')
+    .innerJoin('tickets', 'tickets.id', 'hits.id')
+    .selectAll('tickets')
+    .select('hits.total_in_scope')
+    .orderBy('tickets.last_activity_at', 'desc')
+    .orderBy('tickets.id', 'desc')
     .execute();
   if (page.length > 0 || offset === 0) {
     const rows = page.map(({ total_in_scope: _total, ...row }) => row);
     return { rows, total: Number(page[0]?.total_in_scope ?? 0) };
   }
   // Past the last page there is no row to carry the total.
-  const total = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  return { rows: [], total: Number(total.n) };
+  return { rows: [], total: Number((await count()).n) };
 }
 
 export async function personalServers(db: Db, userId: string, offset: number, limit: number) {

@@ -12,18 +12,16 @@ export function searchTerms(text: string): string[] {
 }
 
 /**
- * A predicate on `ticket_search` that holds when a document contains every term, and, given a
- * server, belongs to it. On SQLite the server is part of the FTS5 query (an indexed column), so
- * the index itself narrows to that server; the terms only ever match the text.
+ * A predicate on `ticket_search` that holds when a document contains every term. PostgreSQL also
+ * narrows to a server here, given one; SQLite narrows by the server's rowid range instead (see
+ * repository.ts), and its index holds the text alone, so the terms only ever match the text.
  */
 export function matchPredicate(engine: Engine, terms: string[], serverId?: string): RawBuilder<boolean> {
   if (engine === 'postgres') {
     const match = sql<boolean>`ticket_search.tsv @@ to_tsquery('simple', ${terms.join(' & ')})`;
     return serverId ? sql<boolean>`(${match} and ticket_search.server_id = ${serverId})` : match;
   }
-  const parts = terms.map((t) => `body : "${t}"`);
-  if (serverId) parts.unshift(`server_id : "${serverId}"`);
-  return sql<boolean>`ticket_search match ${parts.join(' AND ')}`;
+  return sql<boolean>`ticket_search match ${terms.map((t) => `"${t}"`).join(' AND ')}`;
 }
 
 /** Offsets of every whole-word occurrence of the terms, and a window of text around the first. */

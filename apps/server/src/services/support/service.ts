@@ -44,12 +44,6 @@ export function stateAfterMessage(state: TicketState, type: TicketMessage['messa
   return type === 'Staff' ? 'PendingUser' : 'PendingStaff';
 }
 
-/** The server all these tickets are in, when there is one. */
-const oneServer = (rows: { server_id: string }[]): string | undefined => {
-  const first = rows[0]?.server_id;
-  return first !== undefined && rows.every((r) => r.server_id === first) ? first : undefined;
-};
-
 const pageOf = <T>(elements: T[], page: number, amount: number, total: number): PagedResult<T> => ({
   page,
   maxPage: Math.max(1, Math.ceil(total / amount)),
@@ -166,12 +160,11 @@ export class SupportService {
   }
 
   private async listItems(rows: repo.TicketRow[], terms: string[] | null): Promise<TicketListItem[]> {
-    const ids = rows.map((r) => r.id);
     const [servers, subjects, activity, docs] = await Promise.all([
       this.servers([...new Set(rows.map((r) => r.server_id))]),
       this.subjects([...new Set(rows.map((r) => r.subject_id))]),
       repo.activityOf(this.db, rows),
-      terms ? repo.matchingDocs(this.db, this.engine, ids, terms, oneServer(rows)) : Promise.resolve([]),
+      terms ? repo.matchingDocs(this.db, this.engine, rows, terms) : Promise.resolve([]),
     ]);
     const users = new Map(
       (await this.users(rows.flatMap((r) => [r.author_id, r.assignee_id, r.closed_by].filter((x): x is string => !!x)))).map((u) => [u.id, u]),
@@ -182,7 +175,6 @@ export class SupportService {
       const highlights = terms
         ? docs
             .filter((d) => d.ticket_id === row.id)
-            .slice(0, 3)
             .flatMap((d) => highlight(d.kind as 'name' | 'message' | 'answer', d.body, terms) ?? [])
         : [];
       return {

@@ -204,6 +204,18 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     expect((await ticket(id)).closed).toMatchObject({ closedBy: '1100000000000000001', reason: 'Closed after a period without a reply' });
   });
 
+  it('sweeps every waiting ticket when they fill several batches', async () => {
+    await set('automation.autoCloseTime', { enabled: true, inherits: false, value: { warnTime: { time: 1, unit: 'hours' }, closeTime: { time: 2, unit: 'hours' } } });
+    const ids: string[] = [];
+    for (const user of [USERS.eli, USERS.chen]) {
+      const id = openedId((await click(user, buttonOf(subject.subjectId))).data.content);
+      await api('POST', `/api/support/servers/${SERVER}/tickets/${id}/messages`, { message: { content: 'Which order?' }, messageType: 'User', authorId: USERS.dana }, ADMIN_KEY);
+      ids.push(id);
+    }
+    expect(await ctx.built.services.desk.sweepAutoClose(new Date(Date.now() + 61 * 60_000), 1)).toBe(2);
+    expect(await Promise.all(ids.map(async (id) => (await ticket(id)).state))).toEqual(['AutoClose', 'AutoClose']);
+  });
+
   it('closes the ticket of an owner who left the server when the subject closes on leave', async () => {
     await set('automation.closeOnLeave', true);
     const id = openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content);

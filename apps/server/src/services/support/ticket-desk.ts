@@ -420,32 +420,57 @@ export class TicketDesk {
    * warning and the AutoClose state; longer than its close time, it closes. Computed from stored
    * activity, so a sweep missed while the process was down is made up by the next one.
    */
-  async sweepAutoClose(at: Date = new Date()): Promise<number> {
-    const waiting = await this.db.selectFrom('tickets').selectAll().where('deleted', '=', 0).where('state', 'in', ['PendingUser', 'AutoClose']).execute();
+  async sweepAutoClose(at: Date = new Date(), batch = 500): Promise<number> {
     const subjects = new Map<string, Subject | null>();
     let changed = 0;
-    for (const ticket of waiting) {
-      if (!subjects.has(ticket.subject_id)) subjects.set(ticket.subject_id, await this.liveSubject(ticket.server_id, ticket.subject_id));
-      const auto = subjects.get(ticket.subject_id)?.automation.autoCloseTime;
-      if (!auto?.enabled) continue;
-      const idle = at.getTime() - Date.parse(ticket.last_activity_at);
-      const closeAfter = spanMs(auto.value.closeTime);
-      if (closeAfter > 0 && idle >= closeAfter) {
-        await this.close(this.config.platform.clientId, ticket.server_id, ticket.id, 'Closed after a period without a reply', true);
-        changed += 1;
-      } else if (ticket.state === 'PendingUser' && idle >= spanMs(auto.value.warnTime)) {
-        // The state changes without counting as activity: the close time still runs from the last message.
-        await repo.updateTicket(this.db, ticket.id, { state: 'AutoClose' });
-        if (ticket.channel_id) {
-          const left = Math.max(0, closeAfter - idle);
-          await this.platform
-            .postMessage(ticket.channel_id, { content: `<@${ticket.author_id}> This ticket will close in ${spanText(left)} unless you reply.`, allowed_mentions: { users: [ticket.author_id] } })
-            .catch(() => undefined);
-        }
-        changed += 1;
+    // Oldest activity first, a batch at a time (keyset), handing the event loop back in between.
+    let after: { at: string; id: string } | null = null;
+    for (;;) {
+      let query = this.db
+        .selectFrom('tickets')
+        .selectAll()
+        .where('deleted', '=', 0)
+        .where('state', 'in', ['PendingUser', 'AutoClose'])
+        .orderBy('last_activity_at')
+        .orderBy('id')
+        .limit(batch);
+      if (after) {
+        const { at: lastAt, id } = after;
+        query = query.where((eb) => eb.or([eb('last_activity_at', '>', lastAt), eb.and([eb('last_activity_at', '=', lastAt), eb('id', '>', id)])]));
       }
+      const waiting = await query.execute();
+      for (const ticket of waiting) {
+        if (!subjects.has(ticket.subject_id)) subjects.set(ticket.subject_id, await this.liveSubject(ticket.server_id, ticket.subject_id));
+        if (await this.autoClose(ticket, subjects.get(ticket.subject_id)?.automation.autoCloseTime, at)) changed += 1;
+      }
+      if (waiting.length < batch) return changed;
+      const last = waiting[waiting.length - 1]!;
+      after = { at: last.last_activity_at, id: last.id };
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    return changed;
+  }
+
+  /** One waiting ticket against its subject's auto-close setting; true when it changed. */
+  private async autoClose(ticket: repo.TicketRow, auto: Subject['automation']['autoCloseTime'] | undefined, at: Date): Promise<boolean> {
+    if (!auto?.enabled) return false;
+    const idle = at.getTime() - Date.parse(ticket.last_activity_at);
+    const closeAfter = spanMs(auto.value.closeTime);
+    if (closeAfter > 0 && idle >= closeAfter) {
+      await this.close(this.config.platform.clientId, ticket.server_id, ticket.id, 'Closed after a period without a reply', true);
+      return true;
+    }
+    if (ticket.state === 'PendingUser' && idle >= spanMs(auto.value.warnTime)) {
+      // The state changes without counting as activity: the close time still runs from the last message.
+      await repo.updateTicket(this.db, ticket.id, { state: 'AutoClose' });
+      if (ticket.channel_id) {
+        const left = Math.max(0, closeAfter - idle);
+        await this.platform
+          .postMessage(ticket.channel_id, { content: `<@${ticket.author_id}> This ticket will close in ${spanText(left)} unless you reply.`, allowed_mentions: { users: [ticket.author_id] } })
+          .catch(() => undefined);
+      }
+      return true;
+    }
+    return false;
   }
 
   /**
