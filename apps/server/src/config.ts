@@ -68,6 +68,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** How long platform data (guild lists, roles, channels) is reused before refetching. */
   platformCacheTtlSeconds: number;
+  /** Ticket list answers kept in memory, in megabytes of JSON text; 0 turns the cache off. */
+  listCacheMb: number;
   /** Operator keys that authenticate as Admin (the bot worker uses one). */
   adminKeys: string[];
   /** 32-byte key for AES-256-GCM encryption of platform tokens at rest. */
@@ -162,6 +164,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     demo,
     sessionTtlSeconds: int(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600),
     platformCacheTtlSeconds: int(env, 'PLATFORM_CACHE_TTL_SECONDS', 300),
+    listCacheMb: int(env, 'LIST_CACHE_MB', 16),
     adminKeys: list(env.ADMIN_KEYS),
     encryptionKey: Buffer.alloc(0),
     rateLimit: { max: int(env, 'RATE_LIMIT_MAX', 600), windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000) },

@@ -10,6 +10,7 @@ import { ticketJobsMigration } from './migrations/0006-ticket-jobs';
 import { searchScopeMigration } from './migrations/0007-search-scope';
 import { lastMessageMigration } from './migrations/0008-last-message';
 import { serverSearchRangesMigration } from './migrations/0009-server-search-ranges';
+import { serverChangesMigration } from './migrations/0010-server-changes';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -22,6 +23,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0007-search-scope': searchScopeMigration,
   '0008-last-message': lastMessageMigration,
   '0009-server-search-ranges': serverSearchRangesMigration,
+  '0010-server-changes': serverChangesMigration,
 };
 
 /**

@@ -200,6 +200,12 @@ export interface SearchBasesTable {
   base: number;
 }
 
+/** A counter per server that every change to what its ticket lists show increases (migration 0010). */
+export interface ServerChangesTable {
+  server_id: string;
+  version: number;
+}
+
 export interface FilesTable {
   id: string;
   server_id: string;
@@ -241,6 +247,7 @@ export interface DB {
   ticket_reactions: TicketReactionsTable;
   ticket_search: TicketSearchTable;
   search_bases: SearchBasesTable;
+  server_changes: ServerChangesTable;
   files: FilesTable;
   ticket_jobs: TicketJobsTable;
 }

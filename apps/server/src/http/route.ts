@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { ForbiddenError, UnauthorizedError } from './errors';
+import type { ResponseCache } from './response-cache';
 
 /** Who is calling, once their Authorization header has been checked. */
 export type Caller =
@@ -118,10 +119,19 @@ const errorResponses = Object.fromEntries([400, 401, 403, 404, 409, 429, 502].ma
  * Declares the route of one contract call: the path, the validation of params/query/body, the
  * documented answers, and who may call it. Handlers receive validated input only.
  */
-export interface RouteHooks {
+export interface RouteHooks<C extends CallDef = CallDef> {
   /** Runs after authentication and before validation, e.g. to check a request signature. */
   preValidation?: (request: FastifyRequest) => Promise<void>;
+  /**
+   * Serves the answer from this cache while the data it came from is unchanged: `version` tells
+   * the data's current version. Only for answers that depend on the request alone, not on who
+   * asks (access is checked before the cache is read).
+   */
+  cached?: { cache: ResponseCache; version: (input: Input<C>) => Promise<string> };
 }
+
+/** What a request on a cached route looks up, and stores once its answer is serialized. */
+const cacheEntries = new WeakMap<FastifyRequest, { key: string; version: string }>();
 
 export function route<C extends CallDef>(
   app: FastifyInstance,
@@ -131,9 +141,10 @@ export function route<C extends CallDef>(
   access: Access,
   handler: Handler<C>,
   resolver: AuthResolver,
-  hooks: RouteHooks = {},
+  hooks: RouteHooks<C> = {},
 ): void {
   const status = call.status ?? (call.response === null ? 204 : 200);
+  const { cached } = hooks;
   app.withTypeProvider<ZodTypeProvider>().route({
     method: call.method,
     url: call.path,
@@ -150,8 +161,25 @@ export function route<C extends CallDef>(
     onRequest: async (request) => authenticate(access, request, resolver),
     ...(hooks.preValidation ? { preValidation: hooks.preValidation } : {}),
     preHandler: async (request) => authorize(access, request, resolver),
+    ...(cached
+      ? {
+          onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+            const entry = cacheEntries.get(request);
+            if (entry && reply.statusCode === status && typeof payload === 'string') cached.cache.set(entry.key, entry.version, payload);
+            return payload;
+          },
+        }
+      : {}),
     handler: async (request, reply) => {
       const input = { params: request.params ?? {}, query: request.query ?? {}, body: request.body } as Input<C>;
+      if (cached) {
+        const key = `${request.method} ${request.url} ${request.body === undefined ? '' : JSON.stringify(request.body)}`;
+        const version = await cached.version(input);
+        const body = cached.cache.get(key, version);
+        // A string with a JSON content type is sent as it is, without serializing it again.
+        if (body !== undefined) return reply.status(status).type('application/json; charset=utf-8').send(body);
+        cacheEntries.set(request, { key, version });
+      }
       const result = await handler(input, request, reply);
       if (call.response === null) return reply.status(204).send();
       return reply.status(status).send(result);
@@ -161,6 +189,6 @@ export function route<C extends CallDef>(
 
 /** Binds `route` to one service's call record, so a routes file reads as a list of calls and who may make them. */
 export function routesFor<R extends Record<string, CallDef>>(app: FastifyInstance, tag: string, calls: R, resolver: AuthResolver) {
-  return <K extends keyof R & string>(name: K, access: Access, handler: Handler<R[K]>, hooks?: RouteHooks) =>
+  return <K extends keyof R & string>(name: K, access: Access, handler: Handler<R[K]>, hooks?: RouteHooks<R[K]>) =>
     route(app, tag, name, calls[name], access, handler, resolver, hooks);
 }

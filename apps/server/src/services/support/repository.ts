@@ -261,6 +261,12 @@ export async function matchingDocs(db: Db, engine: Engine, tickets: Pick<TicketR
     .execute();
 }
 
+/** The server's change counter (migration 0010): 0 until something of it is first written. */
+export async function serverVersion(db: Db, serverId: string): Promise<number> {
+  const row = await db.selectFrom('server_changes').select('version').where('server_id', '=', serverId).executeTakeFirst();
+  return Number(row?.version ?? 0);
+}
+
 // --- Lists --------------------------------------------------------------------------------------
 
 /** One page of tickets in scope, newest activity first, with the list filters and an optional search. */

@@ -1,5 +1,6 @@
 import { supportCalls } from '@ticket/contracts';
 import { BadRequestError, UnauthorizedError } from '../../http/errors';
+import { ResponseCache } from '../../http/response-cache';
 import { routesFor } from '../../http/route';
 import { isSignedInteraction } from '../../platform/interaction-signature';
 import type { ServiceContext } from '../context';
@@ -30,7 +31,12 @@ export async function supportRoutes({ app, config, services, resolver }: Service
   });
   const staff = { server: 'staff', apiKey: true } as const;
 
-  call('getServerTickets', staff, ({ params, query }) => support.list(params.serverId, query));
+  // A list is asked for again and again (every focus of the dashboard's tab, every staff member on
+  // the same server); while nothing in the server changed, the answer already sent is the answer.
+  const lists = config.listCacheMb > 0 ? new ResponseCache(config.listCacheMb * 2 ** 20, config.platformCacheTtlSeconds * 1000) : null;
+  call('getServerTickets', staff, ({ params, query }) => support.list(params.serverId, query), {
+    ...(lists ? { cached: { cache: lists, version: ({ params }) => support.listVersion(params.serverId) } } : {}),
+  });
   call('searchServerTickets', staff, ({ params, query, body }) => support.search(params.serverId, query, body.text));
   call('createTicket', staff, ({ params, body }) => support.create(params.serverId, body));
   call('getServerTicket', staff, ({ params }) => support.get(params.serverId, params.ticketId));

@@ -215,6 +215,11 @@ export class SupportService {
     return pageOf(await this.listItems(rows, null), query.Page, query.Amount, total);
   }
 
+  /** Changes whenever anything a list of this server's tickets shows changes. */
+  async listVersion(serverId: string): Promise<string> {
+    return String(await repo.serverVersion(this.db, serverId));
+  }
+
   async search(serverId: string, query: TicketListQuery, text: string): Promise<PagedResult<TicketListItem>> {
     const terms = searchTerms(text);
     if (terms.length === 0) throw new BadRequestError('Search text needs at least one letter or digit', 'body.text');

@@ -116,6 +116,44 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     expect((await as(owner, 'GET', `${base}/tickets?Amount=0`)).json<ErrorBody>().field).toBe('querystring.Amount');
   });
 
+  it('answers a list asked for again with every change made since, by this process or any other', async () => {
+    const list = async (query = '') => {
+      const response = await as(owner, 'GET', `${base}/tickets?Page=1&Amount=25${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      return response.json<PagedResult<TicketListItem>>();
+    };
+    const ticket = await open('ticket-1');
+    const first = await list();
+    expect(await list()).toEqual(first);
+    expect((await list('&Active=false')).elements).toEqual([]);
+    // The answer is reused while the server's change counter stands: a rename with the counter put
+    // back is not seen (no write of the product does that: it only shows the answer is kept).
+    const db = ctx.built.database.db;
+    const counter = await db.selectFrom('server_changes').select('version').where('server_id', '=', server).executeTakeFirstOrThrow();
+    await db.updateTable('tickets').set({ name: 'renamed' }).where('id', '=', ticket.ticketId).execute();
+    await db.updateTable('server_changes').set({ version: counter.version }).where('server_id', '=', server).execute();
+    expect((await list()).elements[0]?.name).toBe('ticket-1');
+    await db.updateTable('tickets').set({ name: 'ticket-1' }).where('id', '=', ticket.ticketId).execute();
+
+    await say(ticket.ticketId, 'Where is my refund?', 'User', USERS.eli);
+    expect((await list()).elements[0]?.lastMessage?.content).toBe('Where is my refund?');
+    await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, { assigneeId: USERS.alice });
+    expect((await list()).elements[0]?.assignee).toBe(USERS.alice);
+    const second = await open('ticket-2');
+    expect((await list()).elements.map((t) => t.ticketId)).toEqual([second.ticketId, ticket.ticketId]);
+
+    // Writes that bypass this process (another instance, the platform sync) count the same.
+    await db.updateTable('subjects').set({ name: 'Payments' }).where('id', '=', billing.subjectId).execute();
+    expect((await list()).elements[0]?.subject.name).toBe('Payments');
+    await db.updateTable('servers').set({ name: 'Pixel Foundry' }).where('id', '=', server).execute();
+    expect((await list()).elements[0]?.server.name).toBe('Pixel Foundry');
+    await db.deleteFrom('tickets').where('id', '=', second.ticketId).execute();
+    expect((await list()).elements.map((t) => t.ticketId)).toEqual([ticket.ticketId]);
+    // Another server's change leaves this server's answer as it was, and the other's list is its own.
+    expect((await as(ADMIN_KEY, 'GET', `/api/support/servers/${GUILDS.nightOwls}/tickets?Page=1&Amount=25`)).json<PagedResult<TicketListItem>>().elements).toEqual([]);
+  });
+
   it('finds tickets by a word of a message, a form answer or the name, with highlights', async () => {
     const a = await open('refund-request', USERS.eli, [{ questionId: 'q1', question: 'Order?', answer: 'Order Zebra-77' }]);
     const b = await open('login-problem');
