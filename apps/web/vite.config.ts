@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { apiManifest } from './plugins/api-manifest.ts';
 import { appShellScrollLockClassNames, codeSplitting } from './plugins/chunks.ts';
+import { directMantineImports } from './plugins/direct-imports.ts';
 import { localeParts } from './plugins/locale-parts.ts';
 import { plans } from './plugins/plans.ts';
 import { uiLanguages } from './plugins/ui-languages.ts';
@@ -14,7 +15,7 @@ const proxy = { '/api': apiTarget, '/config.json': apiTarget };
 export default defineConfig({
   // Set explicitly: the root vitest config loads this file from the repository root.
   root,
-  plugins: [react(), apiManifest(), plans(), uiLanguages(), localeParts(), appShellScrollLockClassNames()],
+  plugins: [react(), apiManifest(), plans(), uiLanguages(), localeParts(), appShellScrollLockClassNames(), directMantineImports()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: { proxy },
   preview: { proxy },

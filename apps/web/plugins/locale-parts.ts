@@ -1,27 +1,40 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { LOCALE_AREAS, type LocalePart } from '../src/locales/areas.ts';
+import { LOCALE_AREA_NAMES, LOCALE_AREAS, type LocaleArea } from '../src/locales/areas.ts';
 
 const VIRTUAL_ID = 'virtual:locale-parts';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
+const AREAS_ID = 'virtual:locale-areas';
+const RESOLVED_AREAS_ID = `\0${AREAS_ID}`;
 const PART_ID = /^(.*[\\/]locales[\\/][\w-]+\.json)\?part=(\w+)$/;
 
-const isArea = (part: string): part is (typeof LOCALE_AREAS)[number] => (LOCALE_AREAS as readonly string[]).includes(part);
+const isArea = (part: string): part is LocaleArea => (LOCALE_AREA_NAMES as readonly string[]).includes(part);
+const AREA_GROUPS = new Set<string>(Object.values(LOCALE_AREAS).flat());
 
-/** One part of a language's messages: an area's group, or every group that is no area's. */
-function partOf(messages: Record<string, unknown>, part: LocalePart): Record<string, unknown> {
-  if (isArea(part)) return { [part]: messages[part] ?? {} };
-  return Object.fromEntries(Object.entries(messages).filter(([group]) => !isArea(group)));
+/** One part of a language's messages: an area's groups, or every group that is no area's. */
+function partOf(messages: Record<string, unknown>, part: string): Record<string, unknown> {
+  if (isArea(part)) {
+    return Object.fromEntries(LOCALE_AREAS[part].map((group) => [group, messages[group] ?? {}]));
+  }
+  return Object.fromEntries(Object.entries(messages).filter(([group]) => !AREA_GROUPS.has(group)));
 }
 
 /**
- * Serves `virtual:locale-parts`: for each language of src/locales, a loader per part
- * (src/locales/areas.ts), each its own chunk. A part is `<code>.json?part=<name>`: the language
- * file cut down to that part at build time.
+ * Serves `virtual:locale-parts`: for each language of src/locales, the loader of its shell part,
+ * and `virtual:locale-areas`, the loaders of the areas' parts (src/locales/areas.ts), a table the
+ * first screen does not need, loaded with the first area. Each part is its own chunk:
+ * `<code>.json?part=<name>`, the language file cut down to that part at build time.
  */
 export function localeParts(): Plugin {
   let directory = '';
+  const languages = () =>
+    readdirSync(directory)
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => file.slice(0, -'.json'.length))
+      .sort()
+      .map((code) => ({ code, file: path.join(directory, `${code}.json`).replaceAll('\\', '/') }));
+  const loader = (file: string, part: string) => `() => import(${JSON.stringify(`${file}?part=${part}`)})`;
   return {
     name: 'ticket:locale-parts',
     enforce: 'pre',
@@ -29,21 +42,24 @@ export function localeParts(): Plugin {
       directory = path.join(config.root, 'src', 'locales');
     },
     resolveId(id) {
-      return id === VIRTUAL_ID ? RESOLVED_ID : undefined;
+      if (id === VIRTUAL_ID) return RESOLVED_ID;
+      return id === AREAS_ID ? RESOLVED_AREAS_ID : undefined;
     },
     load(id) {
       if (id === RESOLVED_ID) {
-        const codes = readdirSync(directory)
-          .filter((file) => file.endsWith('.json'))
-          .map((file) => file.slice(0, -'.json'.length))
-          .sort();
-        const parts: LocalePart[] = ['shell', ...LOCALE_AREAS];
-        const languages = codes.map((code) => {
-          const file = path.join(directory, `${code}.json`).replaceAll('\\', '/');
-          const loaders = parts.map((part) => `${part}: () => import(${JSON.stringify(`${file}?part=${part}`)})`);
+        const shells = languages().map(({ code, file }) => `  ${JSON.stringify(code)}: ${loader(file, 'shell')},`);
+        return [
+          `export const LOCALE_SHELLS = {\n${shells.join('\n')}\n};`,
+          `export const loadLocaleAreas = () => import(${JSON.stringify(AREAS_ID)});`,
+          '',
+        ].join('\n');
+      }
+      if (id === RESOLVED_AREAS_ID) {
+        const areas = languages().map(({ code, file }) => {
+          const loaders = LOCALE_AREA_NAMES.map((area) => `${area}: ${loader(file, area)}`);
           return `  ${JSON.stringify(code)}: { ${loaders.join(', ')} },`;
         });
-        return `export const LOCALE_PARTS = {\n${languages.join('\n')}\n};\n`;
+        return `export const LOCALE_AREA_PARTS = {\n${areas.join('\n')}\n};\n`;
       }
       const match = PART_ID.exec(id);
       if (!match) return undefined;

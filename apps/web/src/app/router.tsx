@@ -5,7 +5,8 @@ import { RootLayout } from './layouts/root-layout';
 import { guardRoute } from './route-guards';
 import { NotFoundPage } from './routes/not-found-page';
 import { RouteErrorPage, ScreenErrorPage } from './routes/route-error-page';
-import { lazyScreen, staffSection } from './screens';
+import { SignedInLayout } from './layouts/signed-in-layout';
+import { lazyScreen, staffSection, withArea } from './screens';
 
 type RouteFields = Pick<RouteObject, 'id' | 'handle' | 'loader'>;
 
@@ -25,6 +26,8 @@ const area = (name: RouteName, auth: AuthLevel): RouteFields => ({ id: name, han
  * The route table of SPEC §2: every route's name (its `id`) and auth level (its `handle`) are
  * declared here and nowhere else. Every screen is its own chunk (`lazy`), so the first screen
  * carries only itself; guards are loaders, so a screen the user may not see never loads or renders.
+ * The signed-in shell and the Dashboard, the first screen of a signed-in user, come with the entry
+ * instead: one chunk with the start-up rather than three more round trips (see plugins/chunks.ts).
  */
 export const routes: RouteObject[] = [
   {
@@ -36,14 +39,16 @@ export const routes: RouteObject[] = [
       {
         path: 'login',
         ...screen('login', 'NOT_AUTHENTICATED'),
-        lazy: async () => ({ Component: (await import('@/features/auth/components/login-page')).LoginPage }),
+        lazy: async () => ({
+          Component: (await withArea('account', import('@/features/auth/components/login-page'))).LoginPage,
+        }),
       },
       {
         path: 'callback',
         // Its loader comes with its module: the guard first, then the code exchange.
         ...area('callback', 'NOT_AUTHENTICATED'),
         lazy: async () => {
-          const { CallbackPage, callbackLoader } = await import('@/features/auth/components/callback-page');
+          const { CallbackPage, callbackLoader } = await withArea('account', import('@/features/auth/components/callback-page'));
           const guard = guardRoute({ auth: 'NOT_AUTHENTICATED' });
           return {
             Component: CallbackPage,
@@ -57,7 +62,7 @@ export const routes: RouteObject[] = [
       { path: 'invite_callback', ...screen('inviteCallback', 'open'), lazy: lazyScreen('inviteCallback') },
       {
         ...screen('signedIn', 'SIGNED_IN'),
-        lazy: async () => ({ Component: (await import('./layouts/signed-in-layout')).SignedInLayout }),
+        Component: SignedInLayout,
         children: [
           {
             // A failing screen keeps the shell around it, so the way elsewhere stays on screen.

@@ -1,28 +1,37 @@
 import type { ComponentType } from 'react';
+import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
 import { loadLocaleArea } from '@/lib/i18n';
 import type { LocaleArea } from '@/locales/areas';
 import type { StaffFrameSection } from '@/features/staff/components/staff-frame-page';
 
-/** A screen's module, once the messages of its area (src/locales/areas.ts) are there too. */
-async function withArea<T>(area: LocaleArea, screen: Promise<T>): Promise<T> {
-  const [module] = await Promise.all([screen, loadLocaleArea(area)]);
+/** A screen's module, once the messages of its areas (src/locales/areas.ts) are there too. */
+export async function withArea<T>(areas: LocaleArea | LocaleArea[], screen: Promise<T>): Promise<T> {
+  const [module] = await Promise.all([screen, ...[areas].flat().map(loadLocaleArea)]);
   return module;
 }
 
-/** The screens of the features, each its own chunk, loaded by the route that shows it. */
+/**
+ * The screens of the features, each its own chunk, loaded by the route that shows it. The
+ * Dashboard is the exception: the first screen of a signed-in user, it comes with the entry (see
+ * plugins/chunks.ts), so that it does not wait for a chunk of its own.
+ */
 export const SCREENS = {
-  dashboard: async () => (await import('@/features/dashboard/components/dashboard-page')).DashboardPage,
-  profile: async () => (await import('@/features/profile/components/profile-page')).ProfilePage,
-  serverProfile: async () => (await import('@/features/server-profile/components/server-profile-page')).ServerProfilePage,
-  staffHome: async () => (await import('@/features/staff/components/staff-home-page')).StaffHomePage,
-  subjects: async () => (await withArea('settings', import('@/features/settings/components/subjects-page'))).SubjectsPage,
+  dashboard: async () => DashboardPage,
+  profile: async () => (await withArea('account', import('@/features/profile/components/profile-page'))).ProfilePage,
+  serverProfile: async () =>
+    (await withArea(['account', 'staff'], import('@/features/server-profile/components/server-profile-page'))).ServerProfilePage,
+  staffHome: async () => (await withArea('staff', import('@/features/staff/components/staff-home-page'))).StaffHomePage,
+  subjects: async () => (await withArea(['settings', 'staff'], import('@/features/settings/components/subjects-page'))).SubjectsPage,
   subjectSettings: async () =>
-    (await withArea('settings', import('@/features/settings/components/subject-settings-page'))).SubjectSettingsPage,
-  panels: async () => (await withArea('panels', import('@/features/panels/components/panels-page'))).PanelsPage,
+    (await withArea(['settings', 'staff'], import('@/features/settings/components/subject-settings-page'))).SubjectSettingsPage,
+  panels: async () => (await withArea(['panels', 'staff'], import('@/features/panels/components/panels-page'))).PanelsPage,
   // The staff frame shows the server's tickets too, so it comes with their messages.
-  staffFrame: async () => (await withArea('tickets', import('@/features/staff/components/staff-frame-page'))).StaffFramePage,
-  myTickets: async () => (await withArea('tickets', import('@/features/tickets/components/my-tickets-page'))).MyTicketsPage,
-  inviteCallback: async () => (await import('@/features/invite/components/invite-callback-page')).InviteCallbackPage,
+  staffFrame: async () =>
+    (await withArea(['tickets', 'staff'], import('@/features/staff/components/staff-frame-page'))).StaffFramePage,
+  myTickets: async () =>
+    (await withArea(['tickets', 'staff'], import('@/features/tickets/components/my-tickets-page'))).MyTicketsPage,
+  inviteCallback: async () =>
+    (await withArea('account', import('@/features/invite/components/invite-callback-page'))).InviteCallbackPage,
 };
 
 export type ScreenName = keyof typeof SCREENS;

@@ -1,6 +1,6 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LOCALE_PARTS } from 'virtual:locale-parts';
+import { LOCALE_SHELLS, loadLocaleAreas } from 'virtual:locale-parts';
 import { UI_LANGUAGES } from 'virtual:ui-languages';
 import type { LocaleArea, LocalePart } from '../locales/areas';
 import type en from '../locales/en.json';
@@ -31,7 +31,20 @@ const STORAGE_KEY = 'locale';
 // screens (`loadLocaleArea`).
 /** Each language's loader of one part, by code (exported so that tests can make one fail). */
 export const localeLoaders = new Map<string, (part: LocalePart) => Promise<{ default: Translations }>>(
-  Object.entries(LOCALE_PARTS).map(([code, parts]) => [code, (part: LocalePart) => parts[part]()] as const),
+  Object.entries(LOCALE_SHELLS).map(
+    ([code, shell]) =>
+      [
+        code,
+        async (part: LocalePart) => {
+          if (part === 'shell') return shell();
+          // The areas' loaders are a table of their own, which the first screen does not need.
+          const { LOCALE_AREA_PARTS } = await loadLocaleAreas();
+          const load = LOCALE_AREA_PARTS[code]?.[part];
+          if (!load) throw new Error(`No ${part} messages for ${code}`);
+          return load();
+        },
+      ] as const,
+  ),
 );
 
 export const isSupportedLocale = (value: unknown): value is LocaleCode =>

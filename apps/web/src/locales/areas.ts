@@ -1,10 +1,22 @@
 /**
- * The parts each language file is served in. The shell part (every top-level group not listed
- * here) comes with the first screen; each area's group comes with the screens that show it, so the
+ * The parts each language file is served in. The shell part (every top-level group no area lists)
+ * comes with the first screen; each area's groups come with the screens that show them, so the
  * strings of screens a user has not opened do not weigh on the first load. The translation files
  * stay one per language (see plugins/locale-parts.ts).
  */
-export const LOCALE_AREAS = ['settings', 'panels', 'tickets'] as const;
+export const LOCALE_AREAS = {
+  settings: ['settings'],
+  panels: ['panels'],
+  tickets: ['tickets'],
+  /** The staff screens of a server, and the plan and ticket notes the settings, panels and ticket lists share with them. */
+  staff: ['staff'],
+  /** Signing in, the bot's invite, the user's profile and their profile on a server. */
+  account: ['login', 'invite', 'profile', 'serverProfile'],
+  /** The welcome tour's dialog. */
+  tour: ['tour'],
+} as const satisfies Record<string, readonly string[]>;
 
-export type LocaleArea = (typeof LOCALE_AREAS)[number];
+export type LocaleArea = keyof typeof LOCALE_AREAS;
 export type LocalePart = 'shell' | LocaleArea;
+
+export const LOCALE_AREA_NAMES = Object.keys(LOCALE_AREAS) as LocaleArea[];

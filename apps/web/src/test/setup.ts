@@ -2,7 +2,7 @@ import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { useAuthStore } from '@/lib/auth-store';
 import { initI18n, loadLocaleArea } from '@/lib/i18n';
-import { LOCALE_AREAS } from '@/locales/areas';
+import { LOCALE_AREA_NAMES } from '@/locales/areas';
 import { loadNotifications, notificationsRequested } from '@/lib/notify';
 
 // jsdom has none of these; Mantine and the router's scroll restoration call them.
@@ -29,7 +29,7 @@ globalThis.ResizeObserver ??= class {
 beforeAll(async () => {
   await initI18n('en');
   // The screens' routes load their areas' messages; a test renders the screens directly.
-  await Promise.all(LOCALE_AREAS.map(loadLocaleArea));
+  await Promise.all(LOCALE_AREA_NAMES.map(loadLocaleArea));
 });
 
 afterEach(async () => {

@@ -1,17 +1,12 @@
 import { Button, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DocumentTitle } from '@/components/document-title';
-import { LoadingBlock } from '@/components/loading-block';
 import { useLoginConfig } from '@/features/auth/api/get-login-config';
 import { RefreshServersButton } from '@/features/servers/components/refresh-servers-button';
 import { CREATE_SERVER_URL } from '@/features/servers/paths';
 import { isStaffRole, useAuthStore } from '@/lib/auth-store';
+import { GettingStarted } from './getting-started';
 import { ServerList } from './server-list';
-
-// The setup steps need three calls before they can say anything; their code (with the select
-// and the progress bar) loads after the first paint, which is the list of servers.
-const GettingStarted = lazy(async () => ({ default: (await import('./getting-started')).GettingStarted }));
 
 /**
  * The signed-in home (SPEC §2): the user's servers with what they can do on each, setup steps
@@ -47,11 +42,7 @@ export function DashboardPage() {
         </Group>
         <Text c="dimmed">{t('dashboard.intro')}</Text>
       </Stack>
-      {managed.length > 0 && (
-        <Suspense fallback={<LoadingBlock height={220} />}>
-          <GettingStarted servers={managed} />
-        </Suspense>
-      )}
+      {managed.length > 0 && <GettingStarted servers={managed} />}
       <ServerList user={user} inviteUrl={inviteUrl} />
     </Stack>
   );
