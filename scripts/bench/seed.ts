@@ -11,13 +11,16 @@ export interface SeedOptions {
   userIds: string[];
 }
 
+/** The ids of the servers `seed` creates. */
+export const benchServerIds = (servers: number): string[] => Array.from({ length: servers }, (_, i) => String(1400000000000000000n + BigInt(i)));
+
 /** Fills a migrated SQLite database with servers, subjects, tickets, messages and their search documents. */
 export function seed({ file, servers, tickets, messagesPerTicket, userIds }: SeedOptions): { serverIds: string[] } {
   const db = new SQLite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   const at = new Date('2026-01-01T00:00:00Z').getTime();
-  const serverIds = Array.from({ length: servers }, (_, i) => String(1400000000000000000n + BigInt(i)));
+  const serverIds = benchServerIds(servers);
   const subjectOf = new Map<string, string>();
   const insertServer = db.prepare(`insert into servers (id, name, icon, owner_id, active, plan, created_at, updated_at) values (?, ?, null, null, 1, 'enterprise', ?, ?)`);
   const insertSubject = db.prepare(

@@ -1,17 +1,17 @@
 /** The API under test, in its own process so its memory can be measured alone. */
-import { startSandbox, loadDemoFixtures } from '../../apps/sandbox/src/index';
+import { loadDemoFixtures } from '../../apps/sandbox/src/index';
 import { loadConfig } from '../../apps/server/src/config';
 import { startServer } from '../../apps/server/src/main';
 
-const sandbox = await startSandbox({ port: Number(process.env.SANDBOX_PORT), host: '127.0.0.1' });
+const sandbox = process.env.SANDBOX_URL!;
 const { application } = loadDemoFixtures();
 const config = loadConfig({
   ...process.env,
   DISCORD_CLIENT_ID: application.clientId,
   DISCORD_CLIENT_SECRET: application.clientSecret,
   DISCORD_BOT_TOKEN: application.botToken,
-  DISCORD_API_URL: `${sandbox.url}/api`,
-  DISCORD_AUTHORIZE_URL: `${sandbox.url}/oauth2/authorize`,
+  DISCORD_API_URL: `${sandbox}/api`,
+  DISCORD_AUTHORIZE_URL: `${sandbox}/oauth2/authorize`,
   ENCRYPTION_KEY: '11'.repeat(32),
   LOG_LEVEL: 'silent',
   WEB_DIR: '',

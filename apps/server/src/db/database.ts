@@ -57,6 +57,8 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // Pages kept in memory (32 MB, SQLite's default is 2 MB): a list reads rows all over the tables.
+    sqlite.pragma('cache_size = -32768');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     database = {
       db,

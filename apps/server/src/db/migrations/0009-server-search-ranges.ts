@@ -17,7 +17,8 @@ import type { Engine } from '../database';
  */
 export const serverSearchRangesMigration = (engine: Engine): Migration => ({
   async up(db: Kysely<unknown>) {
-    await sql`create index tickets_live_idx on tickets (server_id, last_activity_at desc, id desc) where deleted = 0`.execute(db);
+    // With the search key, a search walks a server's tickets on the index alone and reads the rows of its page only.
+    await sql`create index tickets_live_idx on tickets (server_id, last_activity_at desc, id desc, search_key) where deleted = 0`.execute(db);
     await db.schema.dropIndex('tickets_server_activity_idx').execute();
     await sql`create index tickets_waiting_idx on tickets (last_activity_at, id) where deleted = 0 and state in ('PendingUser', 'AutoClose')`.execute(db);
     if (engine !== 'sqlite') return;

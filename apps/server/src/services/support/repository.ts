@@ -98,29 +98,60 @@ export async function removeReactions(db: Db, messageId: string, filter: { emoji
   await query.execute();
 }
 
-/** The newest message of each ticket (by the ticket's pointer), and the staff who wrote in it. */
-export async function activityOf(db: Db, tickets: Pick<TicketRow, 'id' | 'last_message_id'>[]) {
-  const last = new Map<string, MessageRow>();
-  const attendees = new Map<string, string[]>();
-  if (tickets.length === 0) return { last, attendees };
-  const lastIds = tickets.flatMap((t) => t.last_message_id ?? []);
-  const [latest, staff] = await Promise.all([
-    lastIds.length > 0 ? db.selectFrom('ticket_messages').selectAll().where('id', 'in', lastIds).execute() : Promise.resolve([]),
-    db
-      .selectFrom('ticket_messages')
-      .select(['ticket_id', 'author_id'])
-      .distinct()
-      .where(
-        'ticket_id',
-        'in',
-        tickets.map((t) => t.id),
-      )
-      .where('message_type', '=', 'Staff')
-      .execute(),
-  ]);
-  for (const row of latest) last.set(row.ticket_id, row);
-  for (const row of staff) attendees.set(row.ticket_id, [...(attendees.get(row.ticket_id) ?? []), row.author_id]);
-  return { last, attendees };
+/** What a list shows of each ticket besides its own row, from one query. */
+export interface TicketListDetails {
+  serverName: string | null;
+  serverIcon: string | null;
+  subjectName: string | null;
+  /** The newest message (by the ticket's pointer). */
+  last: Pick<MessageRow, 'id' | 'author_id' | 'created_at' | 'body'> | null;
+  /** The staff who wrote in it. */
+  attendees: string[];
+}
+
+export async function listDetails(db: Db, engine: Engine, ticketIds: string[]): Promise<Map<string, TicketListDetails>> {
+  const details = new Map<string, TicketListDetails>();
+  if (ticketIds.length === 0) return details;
+  // Author ids are digits: a comma joins and splits them safely.
+  const staffIds = engine === 'sqlite' ? sql<string | null>`group_concat(distinct staff.author_id)` : sql<string | null>`string_agg(distinct staff.author_id, ',')`;
+  const rows = await db
+    .selectFrom('tickets')
+    .leftJoin('servers', 'servers.id', 'tickets.server_id')
+    .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
+    .leftJoin('ticket_messages as last', 'last.id', 'tickets.last_message_id')
+    .select([
+      'tickets.id',
+      'servers.name as server_name',
+      'servers.icon as server_icon',
+      'subjects.name as subject_name',
+      'last.id as last_id',
+      'last.author_id as last_author_id',
+      'last.created_at as last_created_at',
+      'last.body as last_body',
+    ])
+    .select((eb) =>
+      eb
+        .selectFrom('ticket_messages as staff')
+        .select(staffIds.as('ids'))
+        .whereRef('staff.ticket_id', '=', 'tickets.id')
+        .where('staff.message_type', '=', 'Staff')
+        .as('attendees'),
+    )
+    .where('tickets.id', 'in', ticketIds)
+    .execute();
+  for (const row of rows) {
+    details.set(row.id, {
+      serverName: row.server_name,
+      serverIcon: row.server_icon,
+      subjectName: row.subject_name,
+      last:
+        row.last_id && row.last_author_id && row.last_created_at
+          ? { id: row.last_id, author_id: row.last_author_id, created_at: row.last_created_at, body: row.last_body }
+          : null,
+      attendees: row.attendees ? row.attendees.split(',') : [],
+    });
+  }
+  return details;
 }
 
 /** Points the ticket at its newest message that is not deleted (after a deletion). */
@@ -304,7 +335,7 @@ export async function pageTickets(
     } else if ('serverId' in scope) {
       // FTS5 reads this server's rowid range alone; a document's ticket is its rowid without the document bits.
       query = query.where(
-        sql<boolean>`tickets.search_key in (select ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${match} and ${inServerRange(scope.serverId)})`,
+        sql<boolean>`tickets.search_key in (select distinct ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${match} and ${inServerRange(scope.serverId)})`,
       );
     } else {
       // A member's own tickets are few: each is looked up in its own range.

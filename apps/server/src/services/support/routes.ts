@@ -31,13 +31,12 @@ export async function supportRoutes({ app, config, services, resolver }: Service
   });
   const staff = { server: 'staff', apiKey: true } as const;
 
-  // A list is asked for again and again (every focus of the dashboard's tab, every staff member on
-  // the same server); while nothing in the server changed, the answer already sent is the answer.
+  // A list or a search is asked for again and again (every focus of the dashboard's tab, every staff
+  // member on the same server); while nothing in the server changed, the answer sent is the answer.
   const lists = config.listCacheMb > 0 ? new ResponseCache(config.listCacheMb * 2 ** 20, config.platformCacheTtlSeconds * 1000) : null;
-  call('getServerTickets', staff, ({ params, query }) => support.list(params.serverId, query), {
-    ...(lists ? { cached: { cache: lists, version: ({ params }) => support.listVersion(params.serverId) } } : {}),
-  });
-  call('searchServerTickets', staff, ({ params, query, body }) => support.search(params.serverId, query, body.text));
+  const reused = lists ? { cached: { cache: lists, version: ({ params }: { params: { serverId: string } }) => support.listVersion(params.serverId) } } : {};
+  call('getServerTickets', staff, ({ params, query }) => support.list(params.serverId, query), reused);
+  call('searchServerTickets', staff, ({ params, query, body }) => support.search(params.serverId, query, body.text), reused);
   call('createTicket', staff, ({ params, body }) => support.create(params.serverId, body));
   call('getServerTicket', staff, ({ params }) => support.get(params.serverId, params.ticketId));
   call('updateTicket', staff, ({ params, body }) => desk.updateTicket(params.serverId, params.ticketId, body));

@@ -89,14 +89,15 @@ export class SupportService {
     return users;
   }
 
-  private base(row: repo.TicketRow, servers: Map<string, TicketServer>, subjects: Map<string, TicketSubject>) {
+  /** The fields every shape of a ticket shares; a server or subject the database no longer has is shown by id. */
+  private base(row: repo.TicketRow, server: TicketServer | undefined, subject: TicketSubject | undefined) {
     return {
       ticketId: row.id,
       number: row.number,
       name: row.name,
       author: row.author_id,
-      server: servers.get(row.server_id) ?? { serverId: row.server_id, name: row.server_id, iconUrl: null },
-      subject: subjects.get(row.subject_id) ?? { subjectId: row.subject_id, name: 'Deleted subject' },
+      server: server ?? { serverId: row.server_id, name: row.server_id, iconUrl: null },
+      subject: subject ?? { subjectId: row.subject_id, name: 'Deleted subject' },
       createdAt: row.created_at,
       state: row.state as TicketState,
       assignee: row.assignee_id,
@@ -151,7 +152,7 @@ export class SupportService {
     const memberIds = (members.get(row.id) ?? []).filter((id) => id !== row.author_id);
     const mentioned = [row.author_id, row.assignee_id, row.closed_by, ...memberIds, ...messages.map((m) => m.author_id)].filter((x): x is string => !!x);
     return {
-      ...this.base(row, servers, subjects),
+      ...this.base(row, servers.get(row.server_id), subjects.get(row.subject_id)),
       users: await this.users(mentioned),
       messages: messages.map((m) => this.toMessage(m, reactions.get(m.id) ?? [], files)),
       members: memberIds,
@@ -160,32 +161,33 @@ export class SupportService {
   }
 
   private async listItems(rows: repo.TicketRow[], terms: string[] | null): Promise<TicketListItem[]> {
-    const [servers, subjects, activity, docs] = await Promise.all([
-      this.servers([...new Set(rows.map((r) => r.server_id))]),
-      this.subjects([...new Set(rows.map((r) => r.subject_id))]),
-      repo.activityOf(this.db, rows),
+    const [details, docs] = await Promise.all([
+      repo.listDetails(this.db, this.engine, rows.map((r) => r.id)),
       terms ? repo.matchingDocs(this.db, this.engine, rows, terms) : Promise.resolve([]),
     ]);
     const users = new Map(
       (await this.users(rows.flatMap((r) => [r.author_id, r.assignee_id, r.closed_by].filter((x): x is string => !!x)))).map((u) => [u.id, u]),
     );
     return rows.map((row) => {
-      const last = activity.last.get(row.id);
+      const detail = details.get(row.id);
+      const last = detail?.last;
       const ticketUsers = [row.author_id, row.assignee_id, row.closed_by].filter((x): x is string => !!x).map((id) => users.get(id)!);
       const highlights = terms
         ? docs
             .filter((d) => d.ticket_id === row.id)
             .flatMap((d) => highlight(d.kind as 'name' | 'message' | 'answer', d.body, terms) ?? [])
         : [];
+      const server = detail?.serverName != null ? { serverId: row.server_id, name: detail.serverName, iconUrl: this.platform.iconUrl(row.server_id, detail.serverIcon) } : undefined;
+      const subject = detail?.subjectName != null ? { subjectId: row.subject_id, name: detail.subjectName } : undefined;
       return {
-        ...this.base(row, servers, subjects),
+        ...this.base(row, server, subject),
         users: [...new Map(ticketUsers.map((u) => [u.id, u])).values()],
         highlights,
         lastMessage: last
           ? { messageId: last.id, authorId: last.author_id, createdAt: last.created_at, content: fromJson<MessageBody>(last.body).content.slice(0, 200) }
           : null,
         lastActivity: row.last_activity_at,
-        attendees: activity.attendees.get(row.id) ?? [],
+        attendees: detail?.attendees ?? [],
       };
     });
   }

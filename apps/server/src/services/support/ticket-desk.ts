@@ -9,7 +9,7 @@ import {
   MessageFlags,
   TextInputStyle,
 } from 'discord-api-types/v10';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Config } from '../../config';
 import { now } from '../../db/database';
 import { BadRequestError } from '../../http/errors';
@@ -429,8 +429,8 @@ export class TicketDesk {
       let query = this.db
         .selectFrom('tickets')
         .selectAll()
-        .where('deleted', '=', 0)
-        .where('state', 'in', ['PendingUser', 'AutoClose'])
+        // Written out as the index of waiting tickets (migration 0009) has them, so it serves.
+        .where(sql<boolean>`deleted = 0 and state in ('PendingUser', 'AutoClose')`)
         .orderBy('last_activity_at')
         .orderBy('id')
         .limit(batch);
