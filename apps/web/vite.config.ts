@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import { apiManifest } from './plugins/api-manifest.ts';
 import { appShellScrollLockClassNames, codeSplitting } from './plugins/chunks.ts';
 import { directMantineImports } from './plugins/direct-imports.ts';
+import { libraryBuilds } from './plugins/library-builds.ts';
 import { localeParts } from './plugins/locale-parts.ts';
 import { plans } from './plugins/plans.ts';
 import { uiLanguages } from './plugins/ui-languages.ts';
@@ -15,7 +16,7 @@ const proxy = { '/api': apiTarget, '/config.json': apiTarget };
 export default defineConfig({
   // Set explicitly: the root vitest config loads this file from the repository root.
   root,
-  plugins: [react(), apiManifest(), plans(), uiLanguages(), localeParts(), appShellScrollLockClassNames(), directMantineImports()],
+  plugins: [react(), apiManifest(), plans(), uiLanguages(), localeParts(), appShellScrollLockClassNames(), directMantineImports(), libraryBuilds()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: { proxy },
   preview: { proxy },

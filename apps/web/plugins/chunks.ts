@@ -3,9 +3,10 @@ import type { Plugin } from 'vite';
 const NODE_MODULES = String.raw`node_modules[\\/]`;
 
 /**
- * How the build groups code into chunks. What every screen needs from the libraries (React, the
+ * How the build groups code into chunks. What the first screen needs from the libraries (React, the
  * router, i18next, TanStack Query, Zustand) goes into one chunk instead of a dozen: each gzipped
- * file compresses on its own, so fewer and larger ones are smaller in sum. Everything else the
+ * file compresses on its own, so fewer and larger ones are smaller in sum. Their modules that only
+ * later screens import (TanStack Query's mutations) stay out of it and come with those screens. Everything else the
  * entry imports statically (the app's start-up, the signed-in shell and the Dashboard, see
  * app/router.tsx, with Mantine's core and the components they show) is one chunk too, the entry's,
  * rather than the entry and a dozen small chunks of the components other screens share with it.
@@ -20,6 +21,7 @@ export const codeSplitting = {
       test: new RegExp(
         `${NODE_MODULES}(react|react-dom|scheduler|react-router|i18next|react-i18next|@tanstack[\\\\/][^\\\\/]+|zustand|use-sync-external-store|clsx)[\\\\/]`,
       ),
+      tags: ['$initial' as const],
       priority: 30,
     },
     {

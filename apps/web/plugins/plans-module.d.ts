@@ -16,3 +16,10 @@ declare module 'virtual:plans' {
   export const REFUND_WINDOW_DAYS: typeof RefundWindowDays;
   export const CARBON_REMOVAL_SHARE: typeof CarbonRemovalShare;
 }
+
+declare module 'virtual:plans/levels' {
+  // Each plan's `level` of the contracts' PLANS, serialised at build time (plugins/plans.ts).
+  import type { PlanType } from '@ticket/contracts';
+
+  export const PLAN_LEVELS: Record<PlanType, 0 | 1 | 2>;
+}

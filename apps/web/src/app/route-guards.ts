@@ -1,6 +1,6 @@
 import type { BearerUser } from '@ticket/contracts';
 import { type LoaderFunctionArgs, redirect, replace } from 'react-router';
-import { loginPath, safeNext } from '@/features/auth/login-flow';
+import { loginPath, safeNext } from '@/features/auth/login-path';
 import { hasSession, isAdminRole, isStaffRole, useAuthStore } from '@/lib/auth-store';
 import { i18n } from '@/lib/i18n';
 import { useNavigationStore } from '@/lib/navigation-store';

@@ -1,7 +1,7 @@
 import { Button, Group, Text, ThemeIcon } from '@mantine/core';
 import { ModalsProvider, useModals } from '@mantine/modals';
 import { useEffect } from 'react';
-import { WarningIcon } from './icons';
+import { WarningIcon } from './screen-icons';
 
 export type ModalsControls = ReturnType<typeof useModals>;
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AuthServer, BearerUser, PlanType, ServerDetails, ServerRole } from '@ticket/contracts';
 import { useParams } from 'react-router';
-import { PLANS } from 'virtual:plans';
+import { PLAN_LEVELS } from 'virtual:plans/levels';
 import { getApi } from './api';
 import { isAdminRole, isStaffRole, useAuthStore } from './auth-store';
 import { useRecentServersStore } from './recent-servers';
@@ -17,7 +17,7 @@ export const serverDetailsQueryOptions = (serverId: string) =>
   });
 
 /** SPEC §4, §9: free 0, premium 1, enterprise 2; 0 when there is no plan or it could not be loaded. */
-export const premiumLevelOf = (plan: PlanType | null | undefined): PremiumLevel => (plan ? PLANS[plan].level : 0);
+export const premiumLevelOf = (plan: PlanType | null | undefined): PremiumLevel => (plan ? PLAN_LEVELS[plan] : 0);
 
 /**
  * The user's entry for a server among the servers the bot is on. Roles for staff mode come from

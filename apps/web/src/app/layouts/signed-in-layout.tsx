@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { SkipLink } from '@/components/skip-link';
-import { loginPath } from '@/features/auth/login-flow';
+import { loginPath } from '@/features/auth/login-path';
 import { hasSession, useAuthStore } from '@/lib/auth-store';
 import { leafHandle } from '@/lib/routes';
 import { AppHeader } from './app-header';

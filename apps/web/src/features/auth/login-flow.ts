@@ -1,4 +1,9 @@
 import type { LoginConfig } from '@ticket/contracts';
+import { safeNext } from './login-path';
+
+// Where sign-in leads, which every signed-in screen needs, is a module of its own; the rest comes
+// with the sign-in and callback screens.
+export { loginPath, safeNext } from './login-path';
 
 const PENDING_KEY = 'login';
 
@@ -15,27 +20,6 @@ export type CallbackResult =
   | { ok: false; error: LoginErrorCode; next: string; detail?: string };
 
 export const callbackUrl = (): string => `${window.location.origin}/callback`;
-
-const PARSE_BASE = 'http://app.invalid';
-
-/** Only a path of this app is a safe place to go after sign-in: never another origin. */
-export function safeNext(raw: string | null | undefined): string {
-  if (!raw?.startsWith('/')) return '/';
-  try {
-    // Parsed as the browser would: `//host`, `/\host` and stray tabs all end up on another origin.
-    const url = new URL(raw, PARSE_BASE);
-    if (url.origin !== PARSE_BASE) return '/';
-    const path = url.pathname + url.search + url.hash;
-    return path.startsWith('/login') || path.startsWith('/callback') ? '/' : path;
-  } catch {
-    return '/';
-  }
-}
-
-export function loginPath(next = '/'): string {
-  const path = safeNext(next);
-  return path === '/' ? '/login' : `/login?next=${encodeURIComponent(path)}`;
-}
 
 function randomState(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

@@ -9,7 +9,7 @@ import { channelName } from '../lib/channels';
 import { isSent } from '../lib/draft';
 import { saveErrorOf } from '../lib/error-message';
 import { relativeTime } from '@/lib/relative-time';
-import { PencilIcon, RepeatIcon, TrashIcon } from '@/components/icons';
+import { PencilIcon, RepeatIcon, TrashIcon } from '@/components/screen-icons';
 
 interface PanelListProps {
   serverId: string;

@@ -13,7 +13,7 @@ import { type CurrentServer, useCurrentServer } from '@/features/staff/hooks/use
 import { useServerCache } from '@/lib/server-cache';
 import { usePanels } from '../api/get-panels';
 import { useServerCacheReady } from '../hooks/use-server-cache-ready';
-import { PlusIcon } from '@/components/icons';
+import { PlusIcon } from '@/components/screen-icons';
 import { PanelList } from './panel-list';
 
 // The wizard is only needed once a panel is opened: the list comes without it.

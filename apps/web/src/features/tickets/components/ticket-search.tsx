@@ -2,7 +2,7 @@ import { TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SearchIcon } from '@/components/icons';
+import { SearchIcon } from '@/components/screen-icons';
 
 /** How long typing pauses before the list searches. */
 export const SEARCH_DEBOUNCE_MS = 400;

@@ -4,7 +4,7 @@ import { DISCORD_LIMITS } from '@ticket/contracts/rules';
 import { useTranslation } from 'react-i18next';
 import { type EmbedDraft, type FieldDraft, move, newField } from '../../lib/draft';
 import { problemsAt } from '../../lib/problems';
-import { PlusIcon } from '@/components/icons';
+import { PlusIcon } from '@/components/screen-icons';
 import { ImageUrlInput } from './image-url-input';
 import { RowControls } from './row-controls';
 

@@ -4,7 +4,7 @@ import { DISCORD_LIMITS, embedTextLength } from '@ticket/contracts/rules';
 import { useTranslation } from 'react-i18next';
 import { embedOf, type EmbedDraft, move, newEmbed } from '../../lib/draft';
 import { problemsAt } from '../../lib/problems';
-import { PlusIcon } from '@/components/icons';
+import { PlusIcon } from '@/components/screen-icons';
 import { EmbedEditor } from './embed-editor';
 
 interface MessageStepProps {

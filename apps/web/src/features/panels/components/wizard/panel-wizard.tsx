@@ -25,7 +25,7 @@ import { channelName } from '../../lib/channels';
 import { contentOf, draftOfPanel, embedOf, isSent, newPanelDraft, type PanelDraft, toPanelInput } from '../../lib/draft';
 import { saveErrorOf } from '../../lib/error-message';
 import { problemsAt, STEPS, type StepId, stepOfPath } from '../../lib/problems';
-import { SendIcon } from '@/components/icons';
+import { SendIcon } from '@/components/screen-icons';
 import { ActionsStep } from './actions-step';
 import { ButtonsStep } from './buttons-step';
 import { ChannelStep } from './channel-step';

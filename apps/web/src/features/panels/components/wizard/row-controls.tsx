@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Fieldset, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ArrowDownIcon, ArrowUpIcon, PlusIcon, TrashIcon } from '@/components/icons';
+import { ArrowDownIcon, ArrowUpIcon, PlusIcon, TrashIcon } from '@/components/screen-icons';
 import { move } from '../../lib/draft';
 
 interface RowControlsProps {

@@ -2,7 +2,7 @@ import { Anchor, Box, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '@/components/formatters';
-import { DownloadIcon } from '@/components/icons';
+import { DownloadIcon } from '@/components/screen-icons';
 import type { AttachmentItem } from '../../lib/attachments';
 import { BlurhashPlaceholder } from './blurhash-placeholder';
 

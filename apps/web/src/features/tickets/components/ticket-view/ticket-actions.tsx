@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Ticket } from '@ticket/contracts';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '@/components/formatters';
-import { DownloadIcon, TrashIcon } from '@/components/icons';
+import { DownloadIcon, TrashIcon } from '@/components/screen-icons';
 import { directionOf } from '@/lib/i18n';
 import { confirm, notifyError, notifySuccess } from '@/lib/notify';
 import { forgetTicket, useDeleteTicket } from '../../api/delete-ticket';
