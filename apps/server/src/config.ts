@@ -164,7 +164,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     demo,
     sessionTtlSeconds: int(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600),
     platformCacheTtlSeconds: int(env, 'PLATFORM_CACHE_TTL_SECONDS', 300),
-    listCacheMb: int(env, 'LIST_CACHE_MB', 16),
+    listCacheMb: int(env, 'LIST_CACHE_MB', 32),
     adminKeys: list(env.ADMIN_KEYS),
     encryptionKey: Buffer.alloc(0),
     rateLimit: { max: int(env, 'RATE_LIMIT_MAX', 600), windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000) },

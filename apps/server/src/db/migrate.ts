@@ -11,6 +11,7 @@ import { searchScopeMigration } from './migrations/0007-search-scope';
 import { lastMessageMigration } from './migrations/0008-last-message';
 import { serverSearchRangesMigration } from './migrations/0009-server-search-ranges';
 import { serverChangesMigration } from './migrations/0010-server-changes';
+import { staffMessagesMigration } from './migrations/0011-staff-messages';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -24,6 +25,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0008-last-message': lastMessageMigration,
   '0009-server-search-ranges': serverSearchRangesMigration,
   '0010-server-changes': serverChangesMigration,
+  '0011-staff-messages': staffMessagesMigration,
 };
 
 /**

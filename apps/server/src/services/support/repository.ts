@@ -134,7 +134,8 @@ export async function listDetails(db: Db, engine: Engine, ticketIds: string[]): 
         .selectFrom('ticket_messages as staff')
         .select(staffIds.as('ids'))
         .whereRef('staff.ticket_id', '=', 'tickets.id')
-        .where('staff.message_type', '=', 'Staff')
+        // Written out as the index of staff messages (migration 0011) has it, so it serves.
+        .where(sql<boolean>`staff.message_type = 'Staff'`)
         .as('attendees'),
     )
     .where('tickets.id', 'in', ticketIds)
