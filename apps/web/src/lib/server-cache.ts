@@ -186,6 +186,18 @@ export const serverCache = createServerCache();
 export const useServerCacheStore = <T>(selector: (state: ServerCacheState) => T): T => useStore(serverCache, selector);
 
 /**
+ * Whether the per-server caches belong to `serverId`. The route guard points them at the route's
+ * server before a screen renders; a screen mounted without it (a test, another route) does it here.
+ */
+export function useServerCacheFor(serverId: string): boolean {
+  const current = useServerCacheStore((state) => state.serverId);
+  useEffect(() => {
+    if (serverId !== '' && serverCache.getState().serverId !== serverId) serverCache.getState().updateServerId(serverId);
+  }, [serverId]);
+  return current === serverId && serverId !== '';
+}
+
+/**
  * One cache group of the current server, loaded on first use. Throws, like `read`, when no server
  * is set: it belongs on the screens under `/staff/:serverId`, whose route sets it.
  */

@@ -25,6 +25,10 @@ const byId: MentionNames = {
 
 export const MentionContext = createContext<MentionNames>(byId);
 
+/** A role's colour as CSS, or none for a role without one (colour 0). */
+export const roleColor = (role: { color: number } | undefined): string | undefined =>
+  role && role.color !== 0 ? `#${role.color.toString(16).padStart(6, '0')}` : undefined;
+
 /** Only web addresses become links: `javascript:` and the like stay text. */
 export function safeHref(target: unknown): string | undefined {
   if (typeof target !== 'string') return undefined;

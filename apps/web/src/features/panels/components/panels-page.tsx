@@ -10,9 +10,8 @@ import { liveSubjects, useSubjects } from '@/features/settings/api/get-subjects'
 import { BotMissing } from '@/features/staff/components/bot-missing';
 import { StaffPageHeader } from '@/features/staff/components/staff-page-header';
 import { type CurrentServer, useCurrentServer } from '@/features/staff/hooks/use-current-server';
-import { useServerCache } from '@/lib/server-cache';
+import { useServerCache, useServerCacheFor } from '@/lib/server-cache';
 import { usePanels } from '../api/get-panels';
-import { useServerCacheReady } from '../hooks/use-server-cache-ready';
 import { PlusIcon } from '@/components/screen-icons';
 import { PanelList } from './panel-list';
 
@@ -30,7 +29,7 @@ export function PanelsPage() {
   const { t } = useTranslation();
   const current = useCurrentServer();
   const { serverId } = current;
-  const ready = useServerCacheReady(serverId);
+  const ready = useServerCacheFor(serverId);
   const [params, setParams] = useSearchParams();
   const editing = params.get(PANEL_PARAM);
   const blocked = current.notFound;

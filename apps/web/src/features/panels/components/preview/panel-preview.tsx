@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmojiView } from '@/components/emoji-view';
 import { EmbedView } from '@/components/markdown/embed-view';
-import { Markdown, MentionContext, type MentionNames, safeHref } from '@/components/markdown/markdown';
+import { Markdown, MentionContext, type MentionNames, roleColor, safeHref } from '@/components/markdown/markdown';
 import classes from './panel-preview.module.css';
 
 /** What mentions are shown with: the server's channels and roles. */
@@ -12,9 +12,6 @@ export interface MentionLookup {
   channels: readonly Channel[];
   roles: readonly Role[];
 }
-
-const roleColor = (role: Role | undefined): string | undefined =>
-  role && role.color !== 0 ? `#${role.color.toString(16).padStart(6, '0')}` : undefined;
 
 export interface PreviewButton {
   text: string;

@@ -1,7 +1,8 @@
 import type { PublicUser, Ticket } from '@ticket/contracts';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MentionNames } from '@/components/markdown/markdown';
+import { type MentionNames, roleColor } from '@/components/markdown/markdown';
+import { serverCache, useServerCacheFor, useServerCacheStore } from '@/lib/server-cache';
 import { useUserProfiles } from '../../api/get-users';
 
 /**
@@ -18,15 +19,39 @@ export function useTicketPeople(ticket: Ticket, serverId: string | null): Map<st
   );
 }
 
-/** Mentions in a ticket's messages read as the people's names: `<@id>` is "@Ada". */
-export function useTicketMentionNames(people: Map<string, PublicUser>): MentionNames {
+/**
+ * The channels and roles of the server whose staff screens are open (loaded once per server, and
+ * shared with its settings and panels); null in a member's own view, which has no such access.
+ */
+function useServerMentionTargets(serverId: string | null) {
+  const enabled = useServerCacheFor(serverId ?? '');
+  const channels = useServerCacheStore((state) => state.entries.channels);
+  const roles = useServerCacheStore((state) => state.entries.roles);
+  useEffect(() => {
+    if (!enabled) return;
+    const { entries, load } = serverCache.getState();
+    // Without them, mentions read as unknown: a failure changes nothing else on the screen.
+    for (const kind of ['channels', 'roles'] as const) if (entries[kind].status === 'not loaded') load(kind).catch(() => undefined);
+  }, [enabled]);
+  return enabled ? { channels: channels.data ?? [], roles: roles.data ?? [] } : null;
+}
+
+/**
+ * Mentions in a ticket's messages read as names: `<@id>` is "@Ada"; for staff (`serverId` given)
+ * `<#id>` and `<@&id>` are the server's channel and role, in the role's colour.
+ */
+export function useTicketMentionNames(people: Map<string, PublicUser>, serverId: string | null): MentionNames {
   const { t } = useTranslation();
+  const targets = useServerMentionTargets(serverId);
   return useMemo(
     () => ({
       user: (id) => people.get(id)?.name ?? id,
-      channel: () => t('tickets.message.unknownChannel'),
-      role: () => ({ name: t('tickets.message.unknownRole') }),
+      channel: (id) => targets?.channels.find((c) => c.id === id)?.name ?? t('tickets.message.unknownChannel'),
+      role: (id) => {
+        const role = targets?.roles.find((r) => r.id === id);
+        return { name: role?.name ?? t('tickets.message.unknownRole'), color: roleColor(role) };
+      },
     }),
-    [people, t],
+    [people, targets, t],
   );
 }

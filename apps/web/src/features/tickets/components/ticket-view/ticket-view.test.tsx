@@ -70,6 +70,8 @@ function staffBackend(ticket: () => Ticket | Response = fullTicket) {
     [`DELETE ${TICKET}`]: () => new Response(null, { status: 204 }),
     [FILES]: () => json([{ ticketId: 't1', fileId: 'f1', name: 'screenshot.png', size: 1_048_576, blurHash: null, width: null, height: null }]),
     'POST /api/server/users': () => json([{ id: MARY, name: 'Mary Somerville', avatarUrl: null, color: null }]),
+    [`/api/server/servers/${SERVER}/channels`]: () => json([{ id: '300000000000000001', name: 'billing-help', type: 0, parent_id: null, position: 0 }]),
+    [`/api/server/servers/${SERVER}/roles`]: () => json([{ id: '300000000000000002', name: 'Moderators', permissions: '0', color: 0x3498db, position: 1 }]),
   });
 }
 
@@ -263,6 +265,37 @@ describe('the ticket view', { timeout: 20_000 }, () => {
     expect(router.state.location.search).toBe('?page=2');
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.url)).toEqual([TICKET]);
     expect(await screen.findByText('Ticket #12 deleted')).toBeTruthy();
+  });
+
+  it("names the server's channels and roles for staff, in the role's colour", async () => {
+    const mentioning = () =>
+      makeTicket({
+        messages: [makeMessage({ messageId: 'm1', message: { content: 'See <#300000000000000001>, ask <@&300000000000000002>', embeds: [], mentions: [], attachments: [] } })],
+      });
+    staffBackend(mentioning);
+    openStaffTicket();
+    const message = await screen.findByText(/^See/);
+    expect(await within(message).findByText('#billing-help')).toBeTruthy();
+    const role = within(message).getByText('@Moderators');
+    expect(role.getAttribute('style')).toContain('color: rgb(52, 152, 219)');
+  });
+
+  it("shows a plain member the mentions of channels and roles as unknown, without asking for the server's", async () => {
+    const { calls } = backend({
+      '/api/support/personal/tickets/t1': () =>
+        json(
+          makeTicket({
+            server: { serverId: '200000000000000003', name: 'Poetry Science', iconUrl: null },
+            messages: [makeMessage({ messageId: 'm1', message: { content: 'See <#300000000000000001>, ask <@&300000000000000002>', embeds: [], mentions: [], attachments: [] } })],
+          }),
+        ),
+    });
+    signIn(testUser());
+    renderPage(<MyTicketsPage />, { pattern: '/tickets/:ticketId?', path: '/tickets/t1' });
+    const message = await screen.findByText(/^See/);
+    expect(within(message).getByText('#unknown-channel')).toBeTruthy();
+    expect(within(message).getByText('@unknown-role')).toBeTruthy();
+    expect(calls.map((call) => call.url).filter((url) => /\/(channels|roles)\b/.test(url))).toEqual([]);
   });
 
   it('offers no delete to a member on their own ticket', async () => {

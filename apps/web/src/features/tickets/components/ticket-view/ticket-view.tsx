@@ -25,7 +25,7 @@ interface TicketViewProps {
 export function TicketView({ ticket, staff, onDeleted }: TicketViewProps) {
   const { t } = useTranslation();
   const people = useTicketPeople(ticket, staff ? ticket.server.serverId : null);
-  const mentionNames = useTicketMentionNames(people);
+  const mentionNames = useTicketMentionNames(people, staff ? ticket.server.serverId : null);
   const attachments = ticket.messages.reduce((sum, message) => sum + message.message.attachments.length, 0);
   const files = useTicketFiles(ticket.server.serverId, ticket.ticketId, attachments);
   const nameOf = (id: string | null | undefined) => (id ? (people.get(id)?.name ?? id) : '—');
