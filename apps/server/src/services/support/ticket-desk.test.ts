@@ -269,6 +269,22 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     expect((await direct(USERS.eli)).at(-1)).toBe('Your ticket #1 (ticket-0001) in Study Hall was closed.');
   });
 
+  it('mentions the owner in the channel when staff reply, and the claimer when the owner does', async () => {
+    await set('notifications', { mentionOwnerOnReply: true, mentionClaimeeOnReply: true });
+    const id = openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content);
+    const say = (authorId: string, content: string) =>
+      api('POST', `/api/support/servers/${SERVER}/tickets/${id}/messages`, { message: { content }, messageType: 'User', authorId }, ADMIN_KEY);
+    await say(USERS.dana, 'Which order is it?');
+    expect((await messagesIn(id)).at(-1)?.content).toBe(`<@${USERS.eli}>`);
+    // Nobody has claimed it yet: the owner's reply mentions no one.
+    const before = (await messagesIn(id)).length;
+    await say(USERS.eli, 'A-778');
+    expect(await messagesIn(id)).toHaveLength(before);
+    await click(USERS.dana, `ticket:claim:${id}`, [STAFF]);
+    await say(USERS.eli, 'Any news?');
+    expect((await messagesIn(id)).at(-1)?.content).toBe(`<@${USERS.dana}>`);
+  });
+
   it('moves the channel between the waiting categories as the ticket changes hands', async () => {
     await set('categories', { waitingForStaff: [{ id: '1300000000000000607', selfCreated: false }], waitingForUser: [{ id: '1300000000000000603', selfCreated: false }], moveTickets: true });
     const id = openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content);

@@ -500,13 +500,19 @@ export class TicketDesk {
    * (notifyUser), the owner replying tells the staff member who claimed it (notifyClaimer).
    */
   private async notifyOfReply(subject: Subject, ticket: repo.TicketRow, type: TicketMessage['messageType'], authorId: string, content: string): Promise<void> {
-    const { notifyUser, notifyClaimer } = subject.automation;
-    const recipient =
-      type === 'Staff' && notifyUser && authorId !== ticket.author_id
+    // Who a reply is for: the owner when staff replied, the claimer when the owner (or a member) did.
+    const other = (toOwner: boolean, toClaimer: boolean) =>
+      type === 'Staff' && toOwner && authorId !== ticket.author_id
         ? ticket.author_id
-        : type === 'User' && notifyClaimer && ticket.assignee_id && authorId !== ticket.assignee_id
+        : type === 'User' && toClaimer && ticket.assignee_id && authorId !== ticket.assignee_id
           ? ticket.assignee_id
           : null;
+    const { mentionOwnerOnReply, mentionClaimeeOnReply } = subject.notifications;
+    const mentioned = other(mentionOwnerOnReply, mentionClaimeeOnReply);
+    if (mentioned && ticket.channel_id) {
+      await this.platform.postMessage(ticket.channel_id, { content: `<@${mentioned}>`, allowed_mentions: { users: [mentioned] } }).catch(() => undefined);
+    }
+    const recipient = other(subject.automation.notifyUser, subject.automation.notifyClaimer);
     if (!recipient) return;
     const excerpt = content.length > 300 ? `${content.slice(0, 300)}…` : content;
     const link = ticket.channel_id ? [row(linkButton('Go to ticket', this.channelUrl(ticket.server_id, ticket.channel_id)))] : [];
