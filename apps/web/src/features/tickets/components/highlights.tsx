@@ -1,10 +1,15 @@
 import { Mark, Stack, Text } from '@mantine/core';
 import type { Highlight } from '@ticket/contracts';
 import { useTranslation } from 'react-i18next';
-import { highlightSegments } from '../lib/highlight';
+import { highlightSegments, plainText } from '../lib/highlight';
 
-/** Where a search matched in a ticket: each stretch of text with its matches marked. */
-export function Highlights({ highlights }: { highlights: Highlight[] }) {
+type Names = Parameters<typeof plainText>[1];
+
+/**
+ * Where a search matched in a ticket: each stretch of text with its matches marked, the text around
+ * them read as plain text (`names` tells the people's names).
+ */
+export function Highlights({ highlights, names }: { highlights: Highlight[]; names: Names }) {
   const { t } = useTranslation();
   return (
     <Stack gap={4}>
@@ -19,7 +24,7 @@ export function Highlights({ highlights }: { highlights: Highlight[] }) {
                 {segment.text}
               </Mark>
             ) : (
-              <span key={i}>{segment.text}</span>
+              <span key={i}>{plainText(segment.text, names)}</span>
             ),
           )}
         </Text>

@@ -174,7 +174,11 @@ describe('ticket lists: filters, search and page in the address', { timeout: 20_
           page([
             makeListItem({
               highlights: [
-                { field: 'message', text: 'The invoice of March is wrong, the invoice of April too', matches: [{ start: 4, length: 7 }, { start: 35, length: 7 }] },
+                {
+                  field: 'message',
+                  text: 'The invoice of **March** is wrong, <@100000000000000001>: the invoice of April too',
+                  matches: [{ start: 4, length: 7 }, { start: 62, length: 7 }],
+                },
                 { field: 'name', text: 'invoice-wrong', matches: [{ start: 0, length: 7 }] },
               ],
             }),
@@ -198,7 +202,8 @@ describe('ticket lists: filters, search and page in the address', { timeout: 20_
     const marks = [...row.querySelectorAll('mark')].map((mark) => mark.textContent);
     expect(marks).toEqual(['invoice', 'invoice', 'invoice']);
     expect(within(row).getByText('Message:').parentElement?.textContent).toBe(
-      'Message: The invoice of March is wrong, the invoice of April too',
+      // The text around the matches is read as plain text: no markdown marks, mentions as names.
+      'Message: The invoice of March is wrong, @Ada Lovelace: the invoice of April too',
     );
     expect(within(row).queryByText('My invoice is wrong')).toBeNull();
   });

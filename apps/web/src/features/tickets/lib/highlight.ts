@@ -18,3 +18,18 @@ export function highlightSegments({ text, matches }: Pick<Highlight, 'text' | 'm
   if (at < text.length) segments.push({ text: text.slice(at), match: false });
   return segments;
 }
+
+/**
+ * Chat markdown as a line of plain text, for the short excerpts of a list (a search's matches, the
+ * last message): mentions read as names (`<@id>` as "@Ada", or the id when the name is unknown),
+ * custom emoji as `:name:`, and the marks of bold, italics, strikes, spoilers and code go.
+ */
+export function plainText(text: string, names: { user: (id: string) => string; channel: (id: string) => string; role: (id: string) => string }): string {
+  return text.replace(/<@!?(\d+)>|<#(\d+)>|<@&(\d+)>|<a?:(\w+):\d+>|\*\*|__|~~|\|\||`+/g, (_token, user?: string, channel?: string, role?: string, emoji?: string) => {
+    if (user) return `@${names.user(user)}`;
+    if (channel) return `#${names.channel(channel)}`;
+    if (role) return `@${names.role(role)}`;
+    if (emoji) return `:${emoji}:`;
+    return '';
+  });
+}
