@@ -68,7 +68,7 @@ export interface Config {
   sessionTtlSeconds: number;
   /** How long platform data (guild lists, roles, channels) is reused before refetching. */
   platformCacheTtlSeconds: number;
-  /** Answers of ticket lists and searches kept in memory, in megabytes of JSON text; 0 turns the cache off. */
+  /** Answers of ticket lists, searches and tickets kept in memory, in megabytes of JSON text; 0 turns the cache off. */
   listCacheMb: number;
   /** Operator keys that authenticate as Admin (the bot worker uses one). */
   adminKeys: string[];

@@ -12,6 +12,7 @@ import { lastMessageMigration } from './migrations/0008-last-message';
 import { serverSearchRangesMigration } from './migrations/0009-server-search-ranges';
 import { serverChangesMigration } from './migrations/0010-server-changes';
 import { staffMessagesMigration } from './migrations/0011-staff-messages';
+import { ticketPartsChangesMigration } from './migrations/0012-ticket-parts-changes';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -26,6 +27,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0009-server-search-ranges': serverSearchRangesMigration,
   '0010-server-changes': serverChangesMigration,
   '0011-staff-messages': staffMessagesMigration,
+  '0012-ticket-parts-changes': ticketPartsChangesMigration,
 };
 
 /**

@@ -6,7 +6,7 @@ describe('ResponseCache', () => {
     let now = 0;
     const cache = new ResponseCache(1000, 60_000, () => now);
     cache.set('GET /a', '1', '{"a":1}');
-    expect(cache.get('GET /a', '1')).toBe('{"a":1}');
+    expect(cache.get('GET /a', '1')?.body).toBe('{"a":1}');
     expect(cache.get('GET /b', '1')).toBeUndefined();
     expect(cache.get('GET /a', '2')).toBeUndefined();
     // A changed version dropped the entry for good.
@@ -15,6 +15,14 @@ describe('ResponseCache', () => {
     now = 60_000;
     expect(cache.get('GET /a', '2')).toBeUndefined();
     expect(cache.size).toBe(0);
+  });
+
+  it('names each answer by its content: the same text has the same tag, another text another', () => {
+    const cache = new ResponseCache(1000, 60_000);
+    const first = cache.set('GET /a', '1', '{"a":1}');
+    expect(first.etag).toMatch(/^"[\w-]+"$/);
+    expect(cache.set('GET /b', '7', '{"a":1}').etag).toBe(first.etag);
+    expect(cache.set('GET /a', '2', '{"a":2}').etag).not.toBe(first.etag);
   });
 
   it('drops the least recently used answers beyond its size, and keeps none too large for it', () => {

@@ -1,3 +1,11 @@
+import { createHash } from 'node:crypto';
+
+/** An answer as it was sent, and the entity tag that names its content. */
+export interface CachedAnswer {
+  body: string;
+  etag: string;
+}
+
 /**
  * Answers of read routes, kept as the JSON text that was sent, each with the version of the data it
  * was computed from. An answer is served again only while the route's data still has that version
@@ -6,7 +14,7 @@
  * go first once the texts pass `maxChars` in all.
  */
 export class ResponseCache {
-  private readonly entries = new Map<string, { version: string; body: string; expiresAt: number }>();
+  private readonly entries = new Map<string, { version: string; answer: CachedAnswer; expiresAt: number }>();
   private chars = 0;
 
   constructor(
@@ -15,7 +23,7 @@ export class ResponseCache {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  get(key: string, version: string): string | undefined {
+  get(key: string, version: string): CachedAnswer | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.version !== version || entry.expiresAt <= this.clock()) {
@@ -25,18 +33,21 @@ export class ResponseCache {
     // Most recently used last.
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry.body;
+    return entry.answer;
   }
 
-  set(key: string, version: string, body: string): void {
-    if (body.length > this.maxChars / 4) return;
+  /** Keeps the answer (unless it is too large for the cache), and tells its entity tag either way. */
+  set(key: string, version: string, body: string): CachedAnswer {
+    const answer = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+    if (body.length > this.maxChars / 4) return answer;
     this.remove(key);
-    this.entries.set(key, { version, body, expiresAt: this.clock() + this.ttlMs });
+    this.entries.set(key, { version, answer, expiresAt: this.clock() + this.ttlMs });
     this.chars += body.length;
     for (const [oldest] of this.entries) {
       if (this.chars <= this.maxChars) break;
       this.remove(oldest);
     }
+    return answer;
   }
 
   get size(): number {
@@ -46,7 +57,7 @@ export class ResponseCache {
   private remove(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.chars -= entry.body.length;
+    this.chars -= entry.answer.body.length;
     this.entries.delete(key);
   }
 }

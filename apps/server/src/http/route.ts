@@ -130,6 +130,14 @@ export interface RouteHooks<C extends CallDef = CallDef> {
   cached?: { cache: ResponseCache; version: (input: Input<C>) => Promise<string> };
 }
 
+/**
+ * A cached route's answer carries its entity tag, and the browser asks again each time (a ticket
+ * polled every few seconds) with the tag of what it holds: unchanged, it gets 304 and no body.
+ */
+function answerHeaders(reply: FastifyReply, etag: string): void {
+  reply.header('etag', etag).header('cache-control', 'private, no-cache');
+}
+
 /** What a request on a cached route looks up, and stores once its answer is serialized. */
 const cacheEntries = new WeakMap<FastifyRequest, { key: string; version: string }>();
 
@@ -165,7 +173,9 @@ export function route<C extends CallDef>(
       ? {
           onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
             const entry = cacheEntries.get(request);
-            if (entry && reply.statusCode === status && typeof payload === 'string') cached.cache.set(entry.key, entry.version, payload);
+            if (entry && reply.statusCode === status && typeof payload === 'string') {
+              answerHeaders(reply, cached.cache.set(entry.key, entry.version, payload).etag);
+            }
             return payload;
           },
         }
@@ -175,9 +185,14 @@ export function route<C extends CallDef>(
       if (cached) {
         const key = `${request.method} ${request.url} ${request.body === undefined ? '' : JSON.stringify(request.body)}`;
         const version = await cached.version(input);
-        const body = cached.cache.get(key, version);
-        // A string with a JSON content type is sent as it is, without serializing it again.
-        if (body !== undefined) return reply.status(status).type('application/json; charset=utf-8').send(body);
+        const answer = cached.cache.get(key, version);
+        if (answer) {
+          answerHeaders(reply, answer.etag);
+          // A browser that holds this very answer (it sends its tag) is told so, without the body.
+          if (request.headers['if-none-match'] === answer.etag) return reply.status(304).send();
+          // A string with a JSON content type is sent as it is, without serializing it again.
+          return reply.status(status).type('application/json; charset=utf-8').send(answer.body);
+        }
         cacheEntries.set(request, { key, version });
       }
       const result = await handler(input, request, reply);

@@ -31,14 +31,16 @@ export async function supportRoutes({ app, config, services, resolver }: Service
   });
   const staff = { server: 'staff', apiKey: true } as const;
 
-  // A list or a search is asked for again and again (every focus of the dashboard's tab, every staff
-  // member on the same server); while nothing in the server changed, the answer sent is the answer.
+  // A list, a search or a ticket is asked for again and again (every focus of the dashboard's tab,
+  // every staff member on the same server, an open ticket's polling); while nothing in the server
+  // changed, the answer sent is the answer.
   const lists = config.listCacheMb > 0 ? new ResponseCache(config.listCacheMb * 2 ** 20, config.platformCacheTtlSeconds * 1000) : null;
   const reused = lists ? { cached: { cache: lists, version: ({ params }: { params: { serverId: string } }) => support.listVersion(params.serverId) } } : {};
   call('getServerTickets', staff, ({ params, query }) => support.list(params.serverId, query), reused);
   call('searchServerTickets', staff, ({ params, query, body }) => support.search(params.serverId, query, body.text), reused);
   call('createTicket', staff, ({ params, body }) => support.create(params.serverId, body));
-  call('getServerTicket', staff, ({ params }) => support.get(params.serverId, params.ticketId));
+  // An open ticket's page asks for it every few seconds: the same cache, by the same counter.
+  call('getServerTicket', staff, ({ params }) => support.get(params.serverId, params.ticketId), reused);
   call('updateTicket', staff, ({ params, body }) => desk.updateTicket(params.serverId, params.ticketId, body));
   call('deleteTicket', { server: 'admin', apiKey: true }, ({ params }) => desk.deleteTicket(params.serverId, params.ticketId));
   call('addTicketMember', staff, ({ params, body }) => desk.addMember(params.serverId, params.ticketId, body.userId));

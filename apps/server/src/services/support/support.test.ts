@@ -154,6 +154,32 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     expect((await as(ADMIN_KEY, 'GET', `/api/support/servers/${GUILDS.nightOwls}/tickets?Page=1&Amount=25`)).json<PagedResult<TicketListItem>>().elements).toEqual([]);
   });
 
+  it('answers a ticket asked for again with its reactions and members as they are now, and 304 to a browser that holds it', async () => {
+    const ticket = await open('ticket-1');
+    const message = await say(ticket.ticketId, 'Hello', 'User', USERS.eli);
+    const url = `${base}/tickets/${ticket.ticketId}`;
+    const read = (etag?: string) => ctx.built.app.inject({ method: 'GET', url, headers: { ...bearer(owner), ...(etag ? { 'if-none-match': etag } : {}) } });
+    const first = await read();
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const again = await read(etag);
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+
+    await as(owner, 'POST', `${base}/tickets/${ticket.ticketId}/messages/${message.messageId}/reactions`, { reactorId: USERS.alice, emoji: { id: null, name: '👍' } });
+    const reacted = await read(etag);
+    expect(reacted.statusCode).toBe(200);
+    expect(reacted.json<Ticket>().messages[0]?.reactions).toEqual([{ emoji: { id: null, name: '👍' }, count: 1 }]);
+    expect(reacted.headers.etag).not.toBe(etag);
+
+    await as(ADMIN_KEY, 'POST', `${base}/tickets/${ticket.ticketId}/member`, { userId: USERS.dana });
+    expect((await read(reacted.headers.etag as string)).json<Ticket>().members).toEqual([USERS.dana]);
+    // Another user with access gets the same answer; one without gets no answer at all.
+    expect((await as(ADMIN_KEY, 'GET', url)).json<Ticket>().members).toEqual([USERS.dana]);
+    expect((await as(member, 'GET', url)).statusCode).toBe(403);
+  });
+
   it('finds tickets by a word of a message, a form answer or the name, with highlights', async () => {
     const a = await open('refund-request', USERS.eli, [{ questionId: 'q1', question: 'Order?', answer: 'Order Zebra-77' }]);
     const b = await open('login-problem');
