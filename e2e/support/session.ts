@@ -40,6 +40,11 @@ export async function signInAs(browser: Browser, stack: DemoStack, userId: strin
 
 /** Serious and critical accessibility violations on the page as it is now. */
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  // The screen as it settles: mid-fade, its text is fainter than it will be, and axe would measure
+  // that. Endless animations (a spinner) are not waited for.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running' || animation.effect?.getComputedTiming().endTime === Infinity),
+  );
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
