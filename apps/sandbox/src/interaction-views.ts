@@ -1,6 +1,6 @@
 import { InteractionType } from 'discord-api-types/v10';
 import type { APIMessage, APIModalInteractionResponseCallbackComponent } from 'discord-api-types/v10';
-import type { InteractionProblem, InteractionRecord, OpenModal, SandboxState } from './state.ts';
+import type { InteractionRecord, OpenModal, SandboxState } from './state.ts';
 
 export interface ModalView {
   interactionId: string;
@@ -16,26 +16,30 @@ export interface ModalView {
 }
 
 /** One interaction as GET /_sandbox/interactions lists it: what was sent and what the member saw. */
-export interface InteractionView {
-  id: string;
-  token: string;
-  type: InteractionRecord['type'];
+export interface InteractionView
+  extends Pick<
+    InteractionRecord,
+    | 'id'
+    | 'token'
+    | 'type'
+    | 'guildId'
+    | 'channelId'
+    | 'userId'
+    | 'messageId'
+    | 'customId'
+    | 'componentType'
+    | 'values'
+    | 'fields'
+    | 'sentAt'
+    | 'status'
+    | 'response'
+    | 'acknowledged'
+    | 'responseType'
+    | 'errors'
+    | 'warnings'
+    | 'payload'
+  > {
   kind: 'MESSAGE_COMPONENT' | 'MODAL_SUBMIT';
-  guildId: string;
-  channelId: string;
-  userId: string;
-  messageId: string | null;
-  customId: string;
-  componentType: number | null;
-  values: string[] | null;
-  fields: Record<string, string> | null;
-  sentAt: string;
-  status: number | null;
-  response: unknown;
-  acknowledged: boolean;
-  responseType: number | null;
-  errors: InteractionProblem[];
-  warnings: string[];
   /** The @original response message (channel or ephemeral), once there is one. */
   original: APIMessage | null;
   /** Replies only this member can see, from the original response and follow-ups. */
@@ -43,7 +47,6 @@ export interface InteractionView {
   /** Every follow-up message, ephemeral or not. */
   followUps: APIMessage[];
   modal: ModalView | null;
-  payload: InteractionRecord['payload'];
 }
 
 export function describeModal(state: SandboxState, modal: OpenModal): ModalView {
