@@ -180,8 +180,12 @@ export async function refreshLastMessage(db: Db, ticketId: string): Promise<void
  * as literals (a bound JavaScript number is a REAL to SQLite).
  */
 const DOC_BITS = 16;
+const NUMBER_BITS = 23;
 const DOCS_PER_TICKET = sql.lit(2 ** DOC_BITS);
-const SERVER_SPAN = sql.lit(2 ** (DOC_BITS + 23));
+const SERVER_SPAN = sql.lit(2 ** (DOC_BITS + NUMBER_BITS));
+
+/** The server part of a ticket's search key (its server's base). */
+const baseOf = (key: number) => Math.floor(key / 2 ** NUMBER_BITS);
 
 /** The first rowid of a ticket's documents, from its search key. */
 const firstDoc = (key: number) => sql<number>`cast(${key} as integer) * ${DOCS_PER_TICKET}`;
@@ -267,7 +271,7 @@ export async function matchingDocs(db: Db, engine: Engine, tickets: Pick<TicketR
   }
   const keysByServer = new Map<number, number[]>();
   for (const { search_key: key } of tickets) {
-    if (key !== null) keysByServer.set(Math.floor(key / 2 ** 23), [...(keysByServer.get(Math.floor(key / 2 ** 23)) ?? []), key]);
+    if (key !== null) keysByServer.set(baseOf(key), [...(keysByServer.get(baseOf(key)) ?? []), key]);
   }
   const int = (n: number) => sql<number>`cast(${n} as integer)`;
   const found = await Promise.all(
