@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { loadDemoFixtures } from '../apps/sandbox/src/index';
 import { openDatabase } from '../apps/server/src/db/database';
-import { benchServerIds, seed } from './bench/seed';
+import { benchServerIds, seed, signInStaff } from './bench/seed';
 
 /** The API process's V8 limits that the README recommends for a deployment (see "Running it for real"). */
 const PRODUCTION_NODE_FLAGS = '--max-old-space-size=192 --max-semi-space-size=8';
@@ -74,6 +74,8 @@ if (values.db && existsSync(file)) {
   console.log(`seeded ${tickets.toLocaleString()} tickets, ${(tickets * messagesPerTicket).toLocaleString()} messages over ${servers} servers in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
+const staffToken = signInStaff(file, serverIds);
+
 const port = 3900;
 const sandbox = await start('bench/sandbox.ts', { PORT: String(port + 1) });
 const startApi = (env: Record<string, string> = {}) =>
@@ -82,7 +84,7 @@ const startApi = (env: Record<string, string> = {}) =>
     { PORT: String(port), SANDBOX_URL: `http://127.0.0.1:${port + 1}`, DATABASE_URL: `sqlite://${file}`, ADMIN_KEYS: ADMIN_KEY, HOST: '127.0.0.1', ...env },
     nodeFlags,
   );
-const headers = { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' };
+const headers = { authorization: `Bearer ${staffToken}`, 'content-type': 'application/json' };
 const listUrl = (i: number) => `/api/support/servers/${serverIds[i % serverIds.length]}/tickets?Page=1&Amount=25`;
 /** Warms the process the way a running dashboard has it: every server's list asked for once before. */
 async function warm() {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 
 const WORDS = ['refund', 'order', 'login', 'password', 'invoice', 'crash', 'update', 'billing', 'account', 'payment', 'error', 'discord', 'role', 'ticket', 'help', 'bug', 'feature', 'server', 'channel', 'premium'];
@@ -13,6 +13,31 @@ export interface SeedOptions {
 
 /** The ids of the servers `seed` creates. */
 export const benchServerIds = (servers: number): string[] => Array.from({ length: servers }, (_, i) => String(1400000000000000000n + BigInt(i)));
+
+/**
+ * A staff member of every seeded server, signed in: the bench asks as the dashboard does, with a
+ * session token (looked up, with the member's role on the server, on every request). Returns it.
+ */
+export function signInStaff(file: string, serverIds: string[]): string {
+  const token = 'tds_bench-staff-session';
+  const userId = '1499999999999999999';
+  const at = new Date().toISOString();
+  const db = new SQLite(file);
+  db.transaction(() => {
+    db.prepare(`insert or replace into users (id, username, global_name, created_at, updated_at) values (?, 'bench-staff', 'Bench Staff', ?, ?)`).run(userId, at, at);
+    const member = db.prepare(`insert or replace into memberships (user_id, server_id, role, nickname, avatar, role_ids, updated_at) values (?, ?, 'Staff', null, null, '[]', ?)`);
+    for (const serverId of serverIds) member.run(userId, serverId, at);
+    db.prepare(`insert or replace into sessions (id, token_hash, user_id, created_at, expires_at, last_used_at) values ('bench-session', ?, ?, ?, ?, ?)`).run(
+      createHash('sha256').update(token).digest('hex'),
+      userId,
+      at,
+      new Date(Date.now() + 86_400_000).toISOString(),
+      at,
+    );
+  })();
+  db.close();
+  return token;
+}
 
 /** Fills a migrated SQLite database with servers, subjects, tickets, messages and their search documents. */
 export function seed({ file, servers, tickets, messagesPerTicket, userIds }: SeedOptions): { serverIds: string[] } {

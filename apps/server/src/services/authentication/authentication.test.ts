@@ -221,10 +221,15 @@ describe.each(engines)('authentication service on %s', (engine) => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ roles: ['1300000000000000011'] }),
       });
+      // An admin-only call, refused while the role is Member (and the refusal looked up the role).
+      const auditLog = () => inject({ method: 'GET', url: `/api/settings/servers/${GUILDS.pixelForge}/audit-log`, headers: bearer(token) });
+      expect((await auditLog()).statusCode).toBe(403);
       const normal = await inject({ method: 'POST', url: '/api/authentication/user/refresh', headers: bearer(token) });
       expect(normal.json<BearerUser>().servers.find((s) => s.serverId === GUILDS.pixelForge)?.role).toBe('Member');
       const bypass = await inject({ method: 'POST', url: '/api/authentication/user/refresh/bypass', headers: bearer(token) });
       expect(bypass.json<BearerUser>().servers.find((s) => s.serverId === GUILDS.pixelForge)?.role).toBe('Admin');
+      // The new role counts at once for access, not once a reused lookup runs out.
+      expect((await auditLog()).statusCode).toBe(200);
     });
 
     it('force renews the platform token', async () => {

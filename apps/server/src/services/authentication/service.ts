@@ -35,6 +35,12 @@ const API_KEY_PREFIX = 'tdk_';
 const TOKEN_LEEWAY_MS = 60_000;
 /** last_used_at is written at most this often per session, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
+/**
+ * How long a role looked up for an access check is reused. Roles come from the platform's
+ * membership lists, which are themselves reused for the platform cache's age (minutes); a sync in
+ * this process replaces the user's roles here at once.
+ */
+const ROLE_REUSE_MS = 10_000;
 
 /** Owner, then Admin (ADMINISTRATOR or MANAGE_GUILD), then Staff (holds a staff role), else Member. */
 export function computeRole(guild: RESTAPIPartialCurrentUserGuild, memberRoleIds: string[], staffRoles: Set<string> | undefined): ServerRole {
@@ -51,6 +57,8 @@ export interface RequestMeta {
 }
 
 export class AuthService {
+  private readonly roles = new Map<string, { role: ServerRole | null; until: number }>();
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly platform: PlatformClient,
@@ -99,6 +107,7 @@ export class AuthService {
         ip: meta.ip,
       });
     });
+    this.forgetRoles(me.id);
     return { user: await this.bearerUser(me.id, expiresAt), token };
   }
 
@@ -142,6 +151,7 @@ export class AuthService {
     const accessToken = await this.platformToken(user, mode === 'force');
     const guilds = await this.readGuilds(userId, accessToken, mode !== 'normal');
     await this.db.transaction().execute((trx) => repo.replaceMemberships(trx, userId, guilds));
+    this.forgetRoles(userId);
   }
 
   /** A usable platform access token for the user, renewed when expiring or when forced. */
@@ -281,8 +291,20 @@ export class AuthService {
     return { kind: 'user', userId: session.user_id, sessionId: session.id };
   }
 
-  roleOn(userId: string, serverId: string): Promise<ServerRole | null> {
-    return repo.findRole(this.db, userId, serverId);
+  async roleOn(userId: string, serverId: string): Promise<ServerRole | null> {
+    const key = `${userId}:${serverId}`;
+    const known = this.roles.get(key);
+    if (known && known.until > Date.now()) return known.role;
+    const role = await repo.findRole(this.db, userId, serverId);
+    // Bounded: past 10,000 pairs it starts again from nothing.
+    if (this.roles.size >= 10_000) this.roles.clear();
+    this.roles.set(key, { role, until: Date.now() + ROLE_REUSE_MS });
+    return role;
+  }
+
+  /** The user's servers and roles were just replaced: what was reused of them goes. */
+  private forgetRoles(userId: string): void {
+    for (const key of this.roles.keys()) if (key.startsWith(`${userId}:`)) this.roles.delete(key);
   }
 
   /** POST /: what other services and external callers use to check a key. */
