@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --small | --tickets N --messages M --servers S] [--duration SECONDS] [--db FILE]`
  * Seeds a SQLite database (1,000,000 tickets and 10,000,000 messages over 1,000 servers; with
- * --small a tenth of each), then measures at 16 concurrent clients: the ticket list as the dashboard asks for it
+ * --small a tenth of each), then measures at 16 concurrent clients, signed in as a staff member
+ * of every server (a session token, as the dashboard sends): the ticket list as the dashboard asks for it
  * (pages of every server in turn, answers reused while unchanged), a bare Fastify JSON route in
  * the same run, then with no answer reused the list again and the full-text search; prints
  * p50/p99, throughput, the ratio to the bare route and the API process's memory (the most of
