@@ -26,8 +26,27 @@ const byId: MentionNames = {
 export const MentionContext = createContext<MentionNames>(byId);
 
 /** A role's colour as CSS, or none for a role without one (colour 0). */
-export const roleColor = (role: { color: number } | undefined): string | undefined =>
+const roleColor = (role: { color: number } | undefined): string | undefined =>
   role && role.color !== 0 ? `#${role.color.toString(16).padStart(6, '0')}` : undefined;
+
+/**
+ * Mention names from a server's channels and roles (none where they are not known), each role in
+ * its colour; what is not among them reads as `unknown`.
+ */
+export function serverMentionNames(
+  server: { channels: readonly { id: string; name?: string | null }[]; roles: readonly { id: string; name: string; color: number }[] } | null,
+  user: (id: string) => string,
+  unknown: { channel: string; role: string },
+): MentionNames {
+  return {
+    user,
+    channel: (id) => server?.channels.find((c) => c.id === id)?.name ?? unknown.channel,
+    role: (id) => {
+      const role = server?.roles.find((r) => r.id === id);
+      return { name: role?.name ?? unknown.role, color: roleColor(role) };
+    },
+  };
+}
 
 /** Only web addresses become links: `javascript:` and the like stay text. */
 export function safeHref(target: unknown): string | undefined {

@@ -1,15 +1,14 @@
 import { Mark, Stack, Text } from '@mantine/core';
 import type { Highlight } from '@ticket/contracts';
 import { useTranslation } from 'react-i18next';
+import type { MentionNames } from '@/components/markdown/markdown';
 import { highlightSegments, plainText } from '../lib/highlight';
-
-type Names = Parameters<typeof plainText>[1];
 
 /**
  * Where a search matched in a ticket: each stretch of text with its matches marked, the text around
  * them read as plain text (`names` tells the people's names).
  */
-export function Highlights({ highlights, names }: { highlights: Highlight[]; names: Names }) {
+export function Highlights({ highlights, names }: { highlights: Highlight[]; names: MentionNames }) {
   const { t } = useTranslation();
   return (
     <Stack gap={4}>

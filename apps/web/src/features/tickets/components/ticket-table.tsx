@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useFormatters } from '@/components/formatters';
 import { relativeTime } from '@/lib/relative-time';
 import { Attendees } from './attendees';
+import { serverMentionNames } from '@/components/markdown/markdown';
 import { plainText } from '../lib/highlight';
 import { Highlights } from './highlights';
 import { TicketStateBadge } from './ticket-state-badge';
@@ -28,8 +29,7 @@ export function TicketTable({ tickets, linkTo, showServer = false, profiles }: T
   const { t, i18n } = useTranslation();
   const format = useFormatters();
   // A list cannot know the server's channels and roles (the ticket view names them for staff).
-  const unknownChannel = t('tickets.message.unknownChannel');
-  const unknownRole = t('tickets.message.unknownRole');
+  const unknown = { channel: t('tickets.message.unknownChannel'), role: t('tickets.message.unknownRole') };
   return (
     <Table.ScrollContainer minWidth={showServer ? 1240 : 1120} type="native">
       <Table striped highlightOnHover verticalSpacing="sm">
@@ -52,7 +52,7 @@ export function TicketTable({ tickets, linkTo, showServer = false, profiles }: T
           {tickets.map((ticket) => {
             const profileOf = (id: string) => ticket.users.find((user) => user.id === id) ?? profiles?.get(id);
             const name = (id: string | null | undefined) => (id ? (profileOf(id)?.name ?? id) : '—');
-            const mentionNames = { user: (id: string) => profileOf(id)?.name ?? id, channel: () => unknownChannel, role: () => unknownRole };
+            const mentionNames = serverMentionNames(null, (id) => profileOf(id)?.name ?? id, unknown);
             return (
               <Table.Tr key={ticket.ticketId} data-ticket-id={ticket.ticketId}>
                 <Table.Td>{t('tickets.number', { number: ticket.number })}</Table.Td>

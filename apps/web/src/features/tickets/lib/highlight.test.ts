@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { serverMentionNames } from '@/components/markdown/markdown';
 import { highlightSegments, plainText } from './highlight';
 
-const names = { user: (id: string) => (id === '1' ? 'Ada' : id), channel: () => 'unknown-channel', role: () => 'unknown-role' };
+const names = serverMentionNames(null, (id) => (id === '1' ? 'Ada' : id), { channel: 'unknown-channel', role: 'unknown-role' });
 
 describe('plainText', () => {
   it('reads mentions as names and emoji as :name:, and drops the marks of markdown', () => {

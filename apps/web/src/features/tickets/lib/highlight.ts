@@ -1,4 +1,5 @@
 import type { Highlight } from '@ticket/contracts';
+import type { MentionNames } from '@/components/markdown/markdown';
 
 export interface Segment {
   text: string;
@@ -24,11 +25,11 @@ export function highlightSegments({ text, matches }: Pick<Highlight, 'text' | 'm
  * last message): mentions read as names (`<@id>` as "@Ada", or the id when the name is unknown),
  * custom emoji as `:name:`, and the marks of bold, italics, strikes, spoilers and code go.
  */
-export function plainText(text: string, names: { user: (id: string) => string; channel: (id: string) => string; role: (id: string) => string }): string {
+export function plainText(text: string, names: MentionNames): string {
   return text.replace(/<@!?(\d+)>|<#(\d+)>|<@&(\d+)>|<a?:(\w+):\d+>|\*\*|__|~~|\|\||`+/g, (_token, user?: string, channel?: string, role?: string, emoji?: string) => {
     if (user) return `@${names.user(user)}`;
     if (channel) return `#${names.channel(channel)}`;
-    if (role) return `@${names.role(role)}`;
+    if (role) return `@${names.role(role).name}`;
     if (emoji) return `:${emoji}:`;
     return '';
   });

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmojiView } from '@/components/emoji-view';
 import { EmbedView } from '@/components/markdown/embed-view';
-import { Markdown, MentionContext, type MentionNames, roleColor, safeHref } from '@/components/markdown/markdown';
+import { Markdown, MentionContext, safeHref, serverMentionNames } from '@/components/markdown/markdown';
 import classes from './panel-preview.module.css';
 
 /** What mentions are shown with: the server's channels and roles. */
@@ -102,15 +102,12 @@ export function PanelPreview({ content, embeds, type, buttons, options, bot, men
   const hasComponents = type === 'BUTTON' ? buttons.length > 0 : options.length > 0;
   const nothing = !content.trim() && embeds.length === 0 && !hasComponents;
   // A panel is sent to the whole server: a user it mentions is not known here.
-  const names = useMemo<MentionNames>(
-    () => ({
-      user: () => t('panels.preview.user'),
-      channel: (id) => mentions?.channels.find((c) => c.id === id)?.name ?? t('panels.preview.unknownChannel'),
-      role: (id) => {
-        const role = mentions?.roles.find((r) => r.id === id);
-        return { name: role?.name ?? t('panels.preview.unknownRole'), color: roleColor(role) };
-      },
-    }),
+  const names = useMemo(
+    () =>
+      serverMentionNames(mentions ?? null, () => t('panels.preview.user'), {
+        channel: t('panels.preview.unknownChannel'),
+        role: t('panels.preview.unknownRole'),
+      }),
     [mentions, t],
   );
   return (

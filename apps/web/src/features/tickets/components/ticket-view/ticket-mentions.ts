@@ -1,7 +1,7 @@
 import type { PublicUser, Ticket } from '@ticket/contracts';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type MentionNames, roleColor } from '@/components/markdown/markdown';
+import { type MentionNames, serverMentionNames } from '@/components/markdown/markdown';
 import { serverCache, useServerCacheFor, useServerCacheStore } from '@/lib/server-cache';
 import { useUserProfiles } from '../../api/get-users';
 
@@ -44,14 +44,11 @@ export function useTicketMentionNames(people: Map<string, PublicUser>, serverId:
   const { t } = useTranslation();
   const targets = useServerMentionTargets(serverId);
   return useMemo(
-    () => ({
-      user: (id) => people.get(id)?.name ?? id,
-      channel: (id) => targets?.channels.find((c) => c.id === id)?.name ?? t('tickets.message.unknownChannel'),
-      role: (id) => {
-        const role = targets?.roles.find((r) => r.id === id);
-        return { name: role?.name ?? t('tickets.message.unknownRole'), color: roleColor(role) };
-      },
-    }),
+    () =>
+      serverMentionNames(targets, (id) => people.get(id)?.name ?? id, {
+        channel: t('tickets.message.unknownChannel'),
+        role: t('tickets.message.unknownRole'),
+      }),
     [people, targets, t],
   );
 }
