@@ -212,19 +212,25 @@ type SearchDoc = { ticket_id: string; server_id: string; kind: string; ref_id: s
  * keeps what is indexed so far and adds nothing more, rather than spill into a neighbour's range.
  */
 export async function putSearchDoc(db: Db, engine: Engine, doc: SearchDoc): Promise<void> {
-  await removeSearchDoc(db, engine, doc.ticket_id, doc.kind, doc.ref_id);
-  if (doc.body.trim() === '') return;
   if (engine !== 'sqlite') {
-    await db.insertInto('ticket_search').values(doc).execute();
+    await removeSearchDoc(db, engine, doc.ticket_id, doc.kind, doc.ref_id);
+    if (doc.body.trim() !== '') await db.insertInto('ticket_search').values(doc).execute();
     return;
   }
   const key = await searchKey(db, doc.ticket_id);
   if (key === null) return;
+  await removeRangedDoc(db, key, doc.kind, doc.ref_id);
+  if (doc.body.trim() === '') return;
   const next = sql`coalesce(max(ticket_search.rowid) + 1, ${firstDoc(key)})`;
   await sql`insert into ticket_search (rowid, ticket_id, server_id, kind, ref_id, body)
     select ${next}, ${doc.ticket_id}, ${doc.server_id}, ${doc.kind}, ${doc.ref_id}, ${doc.body}
     from ticket_search where ${inTicketRange(key)}
     having ${next} < ${firstDoc(key)} + ${DOCS_PER_TICKET}`.execute(db);
+}
+
+/** SQLite: one text of the ticket with this search key leaves the index. */
+async function removeRangedDoc(db: Db, key: number, kind: string, refId: string): Promise<void> {
+  await sql`delete from ticket_search where ${inTicketRange(key)} and kind = ${kind} and ref_id = ${refId}`.execute(db);
 }
 
 export async function removeSearchDoc(db: Db, engine: Engine, ticketId: string, kind: string, refId: string): Promise<void> {
@@ -233,7 +239,7 @@ export async function removeSearchDoc(db: Db, engine: Engine, ticketId: string, 
     return;
   }
   const key = await searchKey(db, ticketId);
-  if (key !== null) await sql`delete from ticket_search where ${inTicketRange(key)} and kind = ${kind} and ref_id = ${refId}`.execute(db);
+  if (key !== null) await removeRangedDoc(db, key, kind, refId);
 }
 
 async function removeTicketDocs(db: Db, engine: Engine, ticketId: string): Promise<void> {
