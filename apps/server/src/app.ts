@@ -7,17 +7,19 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serviceBasePath, type RuntimeConfig, type ServiceName } from '@ticket/contracts';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
+import { createAuthFailures } from './http/auth-failures';
 import { registerErrorHandler } from './http/error-handler';
-import { bearerToken, type AuthResolver } from './http/route';
+import { RateLimitedError } from './http/errors';
+import type { AuthResolver } from './http/route';
 import { createLoader, createMemoryCache, createRedisCache, type Cache } from './platform/cache';
-import { hashSecret } from './platform/crypto';
 import { PlatformClient } from './platform/discord';
 import { createFileStorage } from './platform/file-storage';
+import { GuildAccess } from './platform/guild-access';
 import { authenticationRoutes } from './services/authentication/routes';
 import { AuthService } from './services/authentication/service';
 import type { ServiceContext, Services } from './services/context';
@@ -69,10 +71,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     resolve: (key) => auth.resolve(key),
     roleOn: (userId, serverId) => auth.roleOn(userId, serverId),
   };
-  const settings = new SettingsService(database.db);
+  const guilds = new GuildAccess(platform);
+  const settings = new SettingsService(database.db, guilds);
   const files = new FilesService(database.db, createFileStorage(config), settings, resolver, config);
   const support = new SupportService(database.db, database.engine, platform, files);
-  const desk = new TicketDesk(database.db, settings, support, platform, config);
+  const desk = new TicketDesk(database.db, settings, support, platform, guilds, config);
   const services: Services = {
     auth,
     serverData: new ServerDataService(database.db, platform, resolver),
@@ -117,19 +120,45 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(cors, { origin: [config.publicUrl], credentials: false, maxAge: 600 });
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  // The route as routed ('/api/support/…'), whatever encoding the request's path used.
+  const routed = (request: FastifyRequest) => request.routeOptions.url ?? '';
+  const apiCall = (request: FastifyRequest) => routed(request).startsWith('/api/');
+  const interactions = `${serviceBasePath('support')}/discord`;
+
+  // Failed authentication counts per address; past the limit, every call from that address that
+  // presents a key is refused before the key is even looked at, until the window ends. The
+  // platform's interactions carry no key (they are signed), so its shared address is never held.
+  const failures = createAuthFailures(config.rateLimit.authFailures, config.rateLimit.windowMs, redis);
+  const presentsKey = (request: FastifyRequest) =>
+    request.headers.authorization !== undefined || routed(request).replace(/\/$/, '') === serviceBasePath('authentication');
+  app.addHook('onRequest', async (request) => {
+    if (!apiCall(request) || !presentsKey(request)) return;
+    const wait = await failures.blockedFor(request.ip);
+    if (wait > 0) throw new RateLimitedError(wait, `Too many failed attempts to authenticate from this address; retry in ${wait}s`);
+  });
+  // Counted before the answer leaves, so the next attempt already sees it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 401 && apiCall(request) && routed(request) !== interactions) await failures.add(request.ip);
+    return payload;
+  });
+
   await app.register(rateLimit, {
     global: true,
     max: config.rateLimit.max,
     timeWindow: config.rateLimit.windowMs,
     ...(redis ? { redis } : {}),
-    // Per token when there is one (several users behind one address), per address otherwise.
+    // Runs after the route has checked the caller's key: per verified identity (several users
+    // behind one address each have their own), per address for everyone else, however many
+    // different keys they send.
     keyGenerator: (request) => {
-      const token = bearerToken(request);
-      return token ? `t:${hashSecret(token)}` : `ip:${request.ip}`;
+      const caller = request.caller;
+      if (caller?.kind === 'user') return `u:${caller.userId}`;
+      if (caller?.kind === 'apiKey') return `k:${caller.serverId}`;
+      return `ip:${request.ip}`;
     },
     // The limit is the API's: the dashboard's own files (dozens of chunks per screen, per language)
-    // and health checks are never refused.
-    allowList: (request) => !request.url.startsWith('/api/') || request.url.split('?')[0]!.endsWith('/health'),
+    // and health checks are never refused, nor are operators (the bot runtime's reports).
+    allowList: (request) => !apiCall(request) || routed(request).endsWith('/health') || request.caller?.kind === 'admin',
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: 'Too Many Requests',

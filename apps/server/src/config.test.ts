@@ -33,6 +33,11 @@ describe('configuration', () => {
     expect(custom).toMatchObject({ dir: '/mnt/files', maxUploadBytes: 1048576, allowedTypes: ['image/*', 'application/pdf'] });
     expect(() => loadConfig({ ENCRYPTION_KEY: key, MAX_UPLOAD_BYTES: '25MB' })).toThrow('MAX_UPLOAD_BYTES must be a non-negative integer, got "25MB"');
     expect(files.s3).toBeNull();
+    // Download tokens open a file for an hour unless told otherwise, never for less than a minute.
+    expect(files.tokenTtlSeconds).toBe(3600);
+    expect(loadConfig({ ENCRYPTION_KEY: key, FILE_TOKEN_TTL_SECONDS: '600' }).files.tokenTtlSeconds).toBe(600);
+    expect(() => loadConfig({ ENCRYPTION_KEY: key, FILE_TOKEN_TTL_SECONDS: '1h' })).toThrow('FILE_TOKEN_TTL_SECONDS must be a non-negative integer, got "1h"');
+    expect(() => loadConfig({ ENCRYPTION_KEY: key, FILE_TOKEN_TTL_SECONDS: '0' })).toThrow('FILE_TOKEN_TTL_SECONDS must be at least 60 (seconds), got "0"');
   });
 
   it('keeps files in an S3-compatible bucket when S3_BUCKET is set', () => {

@@ -32,6 +32,8 @@ export interface FilesConfig {
   quotaOverrideBytes: number | null;
   /** An S3-compatible bucket instead of the local disk (S3_BUCKET and the other S3_* variables); null: local disk. */
   s3: S3Options | null;
+  /** How long a download token handed out with a file opens it (FILE_TOKEN_TTL_SECONDS, default 1 hour, at least 60). */
+  tokenTtlSeconds: number;
 }
 
 /** What may be stored unless FILES_ALLOWED_TYPES says otherwise: no HTML, SVG or scripts. */
@@ -74,7 +76,15 @@ export interface Config {
   adminKeys: string[];
   /** 32-byte key for AES-256-GCM encryption of platform tokens at rest. */
   encryptionKey: Buffer;
-  rateLimit: { max: number; windowMs: number };
+  /**
+   * Requests per window: `max` per caller (the verified identity, else the address); `fanOut` per
+   * caller on the calls that each cost platform requests (sign-in, refresh bypassing the cache,
+   * detailed health, user lookups); `authFailures` failed authentications per address before
+   * every call from it that carries a key is refused until the window ends.
+   */
+  rateLimit: { max: number; windowMs: number; fanOut: number; authFailures: number };
+  /** How old a caller's role on a server may be before it is read again from the platform (ROLE_MAX_AGE_SECONDS). */
+  roleMaxAgeSeconds: number;
   bodyLimitBytes: number;
   logLevel: string;
   /** How often due closes and auto-close run (the work itself is kept in the database). */
@@ -152,6 +162,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     cdnUrl: env.DISCORD_CDN_URL ?? DISCORD.cdnUrl,
     appUrl: (env.DISCORD_APP_URL ?? DISCORD.appUrl).replace(/\/$/, ''),
   };
+  const fileTokenTtlSeconds = int(env, 'FILE_TOKEN_TTL_SECONDS', 3600);
+  if (fileTokenTtlSeconds < 60) throw new Error(`FILE_TOKEN_TTL_SECONDS must be at least 60 (seconds), got "${env.FILE_TOKEN_TTL_SECONDS}"`);
   const config: Config = {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -167,7 +179,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     listCacheMb: int(env, 'LIST_CACHE_MB', 32),
     adminKeys: list(env.ADMIN_KEYS),
     encryptionKey: Buffer.alloc(0),
-    rateLimit: { max: int(env, 'RATE_LIMIT_MAX', 600), windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000) },
+    rateLimit: {
+      max: int(env, 'RATE_LIMIT_MAX', 600),
+      windowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
+      fanOut: int(env, 'RATE_LIMIT_FAN_OUT_MAX', 30),
+      authFailures: int(env, 'RATE_LIMIT_AUTH_FAILURES', 20),
+    },
+    roleMaxAgeSeconds: int(env, 'ROLE_MAX_AGE_SECONDS', 60),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
     logLevel: env.LOG_LEVEL ?? 'info',
     ticketAutomationIntervalMs: int(env, 'TICKET_AUTOMATION_INTERVAL_MS', 15_000),
@@ -180,6 +198,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       allowedTypes: env.FILES_ALLOWED_TYPES ? list(env.FILES_ALLOWED_TYPES).map((t) => t.toLowerCase()) : DEFAULT_FILE_TYPES,
       cloneTimeoutMs: int(env, 'FILES_CLONE_TIMEOUT_MS', 15_000),
       quotaOverrideBytes: null,
+      tokenTtlSeconds: fileTokenTtlSeconds,
       s3: env.S3_BUCKET
         ? {
             bucket: env.S3_BUCKET,

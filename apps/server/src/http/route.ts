@@ -128,6 +128,11 @@ export interface RouteHooks<C extends CallDef = CallDef> {
    * asks (access is checked before the cache is read).
    */
   cached?: { cache: ResponseCache; version: (input: Input<C>) => Promise<string> };
+  /**
+   * This route's own rate limit instead of the API's (@fastify/rate-limit's route options): a
+   * tighter one for calls that cost platform requests, or one keyed on what the request proves.
+   */
+  rateLimit?: { max: number; hook?: 'preHandler'; keyGenerator?: (request: FastifyRequest) => string };
 }
 
 /**
@@ -166,6 +171,7 @@ export function route<C extends CallDef>(
       ...(call.body ? { body: call.body } : {}),
       response: { ...(call.response ? { [status]: call.response } : {}), ...errorResponses },
     },
+    ...(hooks.rateLimit ? { config: { rateLimit: hooks.rateLimit } } : {}),
     onRequest: async (request) => authenticate(access, request, resolver),
     ...(hooks.preValidation ? { preValidation: hooks.preValidation } : {}),
     preHandler: async (request) => authorize(access, request, resolver),

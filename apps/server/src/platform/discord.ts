@@ -38,6 +38,13 @@ export class GrantRevokedError extends UnauthorizedError {
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
+/** A user's standing in a server as the bot sees it (see PlatformClient.standing). */
+export interface MemberStanding {
+  ownerId: string;
+  roles: { id: string; permissions: string }[];
+  memberRoles: string[] | null;
+}
+
 /** The platform refused a write for a reason the user can act on; `code` is the platform's error code. */
 export class PlatformRefusal extends Error {
   constructor(
@@ -299,6 +306,22 @@ export class PlatformClient {
     );
   }
 
+  /**
+   * What decides a user's role on a server, no older than `maxAgeSeconds`: the owner, each role's
+   * permissions, and the roles the user holds (null when they are not a member: left, kicked or
+   * banned). Null altogether when the bot is not in the server. The server's part is shared by
+   * all its users.
+   */
+  async standing(guildId: string, userId: string, maxAgeSeconds: number): Promise<MemberStanding | null> {
+    const guild = await this.load(`standing:${guildId}`, maxAgeSeconds, async () => {
+      const found = await this.asBotOrNull<APIGuild>(Routes.guild(guildId));
+      return found ? { ownerId: found.owner_id, roles: found.roles.map((r) => ({ id: r.id, permissions: r.permissions })) } : null;
+    });
+    if (!guild) return null;
+    const member = await this.load(`standing:${guildId}:${userId}`, maxAgeSeconds, () => this.asBotOrNull<APIGuildMember>(Routes.guildMember(guildId, userId)));
+    return { ...guild, memberRoles: member ? member.roles : null };
+  }
+
   searchMembers(guildId: string, term: string, limit = 25): Promise<APIGuildMember[]> {
     return this.asBot<APIGuildMember[]>(
       Routes.guildMembersSearch(guildId),
@@ -370,6 +393,11 @@ export class PlatformClient {
       if (error instanceof PlatformRefusal && error.status === 404) return;
       throw error;
     }
+  }
+
+  /** The bot's own user id (its overwrites and membership in servers are under it). */
+  async botUserId(): Promise<string> {
+    return (await this.load('bot:user', this.ttl, () => this.asBot<APIUser>(Routes.user()))).id;
   }
 
   /** A cheap authenticated call, for health checks. */

@@ -24,3 +24,12 @@ export function isSignedInteraction(publicKeyHex: string, signatureHex: string |
     return false;
   }
 }
+
+/** How far an interaction's signed timestamp may be from now: older ones are replays. */
+export const INTERACTION_MAX_SKEW_SECONDS = 300;
+
+/** Whether the signed timestamp (seconds since the epoch, as the platform sends it) is recent. */
+export function isFreshInteraction(timestamp: string | undefined, now = Date.now()): boolean {
+  if (!timestamp || !/^\d{1,12}$/.test(timestamp)) return false;
+  return Math.abs(now / 1000 - Number(timestamp)) <= INTERACTION_MAX_SKEW_SECONDS;
+}

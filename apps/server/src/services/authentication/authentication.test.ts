@@ -349,3 +349,49 @@ describe.each(engines)('authentication service on %s', (engine) => {
     });
   });
 });
+
+describe.each(engines)('a role is never older than its bound, on %s', (engine) => {
+  const ADMIN_ROLE = '1300000000000000011';
+  let ctx: TestContext;
+  afterEach(async () => {
+    await ctx.close();
+  });
+  const member = (method: 'PATCH' | 'DELETE' | 'POST', userId: string, roles?: string[]) =>
+    fetch(`${sandbox.url}/_sandbox/guilds/${GUILDS.pixelForge}/members/${userId}`, {
+      method,
+      ...(roles ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ roles }) } : {}),
+    });
+  const apiKeyPage = (token: string) => ctx.built.app.inject({ method: 'GET', url: `/api/authentication/api/${GUILDS.pixelForge}`, headers: bearer(token) });
+
+  it('reads a demoted or kicked admin’s role again from the platform once it is older than the bound', async () => {
+    await resetSandbox(sandbox);
+    ctx = await createTestApp(sandbox, engine, { roleMaxAgeSeconds: 0 });
+    const { token } = await signIn(ctx, USERS.bruno);
+    // Allowed in: the server has no key yet.
+    expect((await apiKeyPage(token)).statusCode).toBe(404);
+    expect((await member('PATCH', USERS.bruno, [])).ok).toBe(true);
+    const demoted = await apiKeyPage(token);
+    expect(demoted.statusCode).toBe(403);
+    expect(demoted.json<ErrorBody>().message).toBe('You do not have the required permissions to access this page');
+    expect((await member('PATCH', USERS.bruno, [ADMIN_ROLE])).ok).toBe(true);
+    expect((await apiKeyPage(token)).statusCode).toBe(404);
+    expect((await member('DELETE', USERS.bruno)).ok).toBe(true);
+    expect((await apiKeyPage(token)).statusCode).toBe(403);
+    // The session still works, and the server is gone from the user's list.
+    const me = await ctx.built.app.inject({ method: 'POST', url: '/api/authentication/user/refresh', headers: bearer(token) });
+    expect(me.json<BearerUser>().servers.map((s) => s.serverId)).not.toContain(GUILDS.pixelForge);
+  });
+
+  it('reuses a role younger than the bound without asking the platform', async () => {
+    await resetSandbox(sandbox);
+    ctx = await createTestApp(sandbox, engine, { roleMaxAgeSeconds: 60 });
+    const { token } = await signIn(ctx, USERS.bruno);
+    expect((await member('PATCH', USERS.bruno, [])).ok).toBe(true);
+    expect((await apiKeyPage(token)).statusCode).toBe(404);
+    // Past the bound (the stored role's time moved back), the platform is asked again.
+    await ctx.built.database.db.updateTable('memberships').set({ updated_at: new Date(Date.now() - 61_000).toISOString() }).where('user_id', '=', USERS.bruno).execute();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    (ctx.built.services.auth as unknown as { roles: Map<string, unknown> }).roles.clear();
+    expect((await apiKeyPage(token)).statusCode).toBe(403);
+  });
+});

@@ -128,14 +128,25 @@ export async function listMemberships(db: Db, userId: string) {
     .execute();
 }
 
-export async function findRole(db: Db, userId: string, serverId: string): Promise<ServerRole | null> {
+/** The user's role on the server as last read, and when it was read. */
+export async function findRole(db: Db, userId: string, serverId: string): Promise<{ role: ServerRole; checkedAt: string } | null> {
   const row = await db
     .selectFrom('memberships')
-    .select('role')
+    .select(['role', 'updated_at'])
     .where('user_id', '=', userId)
     .where('server_id', '=', serverId)
     .executeTakeFirst();
-  return (row?.role as ServerRole | undefined) ?? null;
+  return row ? { role: row.role as ServerRole, checkedAt: row.updated_at } : null;
+}
+
+/** The role read again from the platform; null: the user is no longer in the server. */
+export async function putRole(db: Db, userId: string, serverId: string, standing: { role: ServerRole; roleIds: string[] } | null): Promise<void> {
+  const scope = db.updateTable('memberships').where('user_id', '=', userId).where('server_id', '=', serverId);
+  if (standing) {
+    await scope.set({ role: standing.role, role_ids: toJson(standing.roleIds), updated_at: now() }).execute();
+  } else {
+    await db.deleteFrom('memberships').where('user_id', '=', userId).where('server_id', '=', serverId).execute();
+  }
 }
 
 export async function insertSession(

@@ -19,12 +19,12 @@ import { PermissionFlagsBits, type APIUser, type RESTAPIPartialCurrentUserGuild 
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
 import { fromJson, toTimestamp } from '../../db/database';
-import { staffSubjectsByServer } from '../settings/service';
+import { staffSubjectsByServer } from '../settings';
 import type { DB } from '../../db/schema';
 import { ForbiddenError, LimitReachedError, NotFoundError, UnauthorizedError } from '../../http/errors';
 import type { Caller } from '../../http/route';
 import { hashSecret, randomToken, safeEqual, seal, unseal } from '../../platform/crypto';
-import { OAUTH_SCOPES, type PlatformClient, type TokenSet } from '../../platform/discord';
+import { OAUTH_SCOPES, type MemberStanding, type PlatformClient, type TokenSet } from '../../platform/discord';
 import * as repo from './repository';
 
 export type RefreshMode = 'normal' | 'bypass_cache' | 'force';
@@ -36,9 +36,8 @@ const TOKEN_LEEWAY_MS = 60_000;
 /** last_used_at is written at most this often per session, so reads stay reads. */
 const TOUCH_INTERVAL_MS = 60_000;
 /**
- * How long a role looked up for an access check is reused. Roles come from the platform's
- * membership lists, which are themselves reused for the platform cache's age (minutes); a sync in
- * this process replaces the user's roles here at once.
+ * How long a role looked up for an access check is reused in this process (never past the role's
+ * own age bound); a sync or a re-read in this process replaces it at once.
  */
 const ROLE_REUSE_MS = 10_000;
 
@@ -48,6 +47,17 @@ export function computeRole(guild: RESTAPIPartialCurrentUserGuild, memberRoleIds
   const permissions = BigInt(guild.permissions ?? '0');
   if ((permissions & (PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageGuild)) !== 0n) return 'Admin';
   if (staffRoles && memberRoleIds.some((id) => staffRoles.has(id))) return 'Staff';
+  return 'Member';
+}
+
+/** The same rule as computeRole, from what the bot sees of the server instead of the user's own guild list. */
+export function roleFromStanding(standing: MemberStanding, guildId: string, userId: string, staffRoles: Set<string> | undefined): ServerRole | null {
+  if (standing.ownerId === userId) return 'Owner';
+  if (!standing.memberRoles) return null;
+  const held = new Set([guildId, ...standing.memberRoles]);
+  const permissions = standing.roles.filter((r) => held.has(r.id)).reduce((all, r) => all | BigInt(r.permissions), 0n);
+  if ((permissions & (PermissionFlagsBits.Administrator | PermissionFlagsBits.ManageGuild)) !== 0n) return 'Admin';
+  if (staffRoles && standing.memberRoles.some((id) => staffRoles.has(id))) return 'Staff';
   return 'Member';
 }
 
@@ -291,14 +301,47 @@ export class AuthService {
     return { kind: 'user', userId: session.user_id, sessionId: session.id };
   }
 
+  /**
+   * The user's role on the server, never older than ROLE_MAX_AGE_SECONDS: past that it is read
+   * again from the platform (what the bot sees: owner, roles held, their permissions), and a user
+   * who left, was kicked or was banned has no role there any more.
+   */
   async roleOn(userId: string, serverId: string): Promise<ServerRole | null> {
     const key = `${userId}:${serverId}`;
     const known = this.roles.get(key);
     if (known && known.until > Date.now()) return known.role;
-    const role = await repo.findRole(this.db, userId, serverId);
+    const maxAgeMs = this.config.roleMaxAgeSeconds * 1000;
+    const stored = await repo.findRole(this.db, userId, serverId);
+    let role = stored?.role ?? null;
+    let checkedAt = stored ? Date.parse(stored.checkedAt) : Date.now();
+    if (stored && checkedAt + maxAgeMs <= Date.now()) {
+      role = await this.readRole(userId, serverId, stored.role, checkedAt);
+      checkedAt = Date.now();
+    }
     // Bounded: past 10,000 pairs it starts again from nothing.
     if (this.roles.size >= 10_000) this.roles.clear();
-    this.roles.set(key, { role, until: Date.now() + ROLE_REUSE_MS });
+    this.roles.set(key, { role, until: Math.min(Date.now() + ROLE_REUSE_MS, checkedAt + maxAgeMs) });
+    return role;
+  }
+
+  /**
+   * Reads the role again from the platform and records it for every process. While the platform
+   * cannot answer (rate limited, down), the last role read stands for as long as platform data is
+   * reused anyway; past that, the caller gets the platform's error rather than stale rights.
+   */
+  private async readRole(userId: string, serverId: string, last: ServerRole, checkedAt: number): Promise<ServerRole | null> {
+    let standing;
+    try {
+      standing = await this.platform.standing(serverId, userId, this.config.roleMaxAgeSeconds);
+    } catch (error) {
+      if (checkedAt + this.config.platformCacheTtlSeconds * 1000 > Date.now()) return last;
+      throw error;
+    }
+    // The bot is not in the server: nothing there can be read again, and nothing there acted on.
+    if (!standing) return last;
+    const staffRoles = (await staffSubjectsByServer(this.db, [serverId])).get(serverId) ?? [];
+    const role = roleFromStanding(standing, serverId, userId, new Set(staffRoles.flatMap((s) => [...s.roleIds])));
+    await repo.putRole(this.db, userId, serverId, role ? { role, roleIds: standing.memberRoles ?? [] } : null);
     return role;
   }
 

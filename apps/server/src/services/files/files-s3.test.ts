@@ -44,7 +44,7 @@ describe('files service on S3-compatible storage', () => {
 
   beforeEach(async () => {
     await resetSandbox(sandbox);
-    files = { dir: path.join(root, 'unused-local-dir'), maxUploadBytes: 1024 * 1024, allowedTypes: DEFAULT_FILE_TYPES, cloneTimeoutMs: 5000, quotaOverrideBytes: null, s3: s3Options };
+    files = { dir: path.join(root, 'unused-local-dir'), maxUploadBytes: 1024 * 1024, allowedTypes: DEFAULT_FILE_TYPES, cloneTimeoutMs: 5000, quotaOverrideBytes: null, s3: s3Options, tokenTtlSeconds: 3600 };
     ctx = await createTestApp(sandbox, 'sqlite', { files });
     owner = (await signIn(ctx, USERS.alice)).token;
     billing = (await ctx.built.app.inject({ method: 'POST', url: `/api/settings/servers/${server}/subjects`, headers: bearer(owner), payload: { name: 'Billing' } })).json<Subject>();

@@ -1,12 +1,13 @@
 import { mkdtemp, readdir, rm, utimes, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isBlurhashValid } from 'blurhash';
 import sharp from 'sharp';
 import { sql } from 'kysely';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import type { ErrorBody, PagedResult, StorageOverview, Subject, TicketFile, TicketStorage, UploadedFile } from '@ticket/contracts';
+import type { ErrorBody, PagedResult, StorageOverview, Subject, Ticket, TicketFile, TicketStorage, UploadedFile } from '@ticket/contracts';
 import { DEFAULT_FILE_TYPES, type FilesConfig } from '../../config';
 import { now } from '../../db/database';
 import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, startTestSandbox, type Sandbox, type TestContext } from '../../test/harness';
@@ -23,6 +24,8 @@ afterAll(async () => {
 
 const server = GUILDS.pixelForge;
 const MAX_UPLOAD = 64 * 1024;
+/** How long download tokens open a file (FILE_TOKEN_TTL_SECONDS). */
+const TOKEN_TTL = 3600;
 const OPEN_TICKET_CHANNEL = '1300000000000000105';
 
 /** Every file under the storage root, relative to it. */
@@ -55,7 +58,7 @@ describe.each(engines)('files service on %s', (engine) => {
   beforeEach(async () => {
     await resetSandbox(sandbox);
     dir = await mkdtemp(path.join(tmpdir(), 'files-test-'));
-    files = { dir, maxUploadBytes: MAX_UPLOAD, allowedTypes: DEFAULT_FILE_TYPES, cloneTimeoutMs: 5000, quotaOverrideBytes: null, s3: null };
+    files = { dir, maxUploadBytes: MAX_UPLOAD, allowedTypes: DEFAULT_FILE_TYPES, cloneTimeoutMs: 5000, quotaOverrideBytes: null, s3: null, tokenTtlSeconds: TOKEN_TTL };
     // A JSON body limit far below the upload limit: multipart uploads are bounded by MAX_UPLOAD alone.
     ctx = await createTestApp(sandbox, engine, { files, bodyLimitBytes: 16 * 1024 });
     owner = (await signIn(ctx, USERS.alice)).token;
@@ -69,6 +72,7 @@ describe.each(engines)('files service on %s', (engine) => {
     danaTicket = await insertTicket(ctx.built.database.db, { serverId: server, subjectId: billing.subjectId, authorId: USERS.dana });
   });
   afterEach(async () => {
+    vi.useRealTimers();
     await ctx.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -128,6 +132,23 @@ describe.each(engines)('files service on %s', (engine) => {
   const download = (file: Pick<TicketFile, 'fileId' | 'name'>, query = '', headers: Record<string, string> = {}) =>
     inject({ method: 'GET', url: `/api/files/files/${file.fileId}/${encodeURIComponent(file.name)}${query}`, headers });
   const withToken = (file: TicketFile, token = file.token!) => download(file, `?token=${encodeURIComponent(token)}`);
+  /** An attachment posted on the platform, as its CDN serves it. */
+  const register = async (bytes: Buffer, filename: string, contentType: string) => {
+    const response = await fetch(`${sandbox.url}/_sandbox/attachments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ channelId: OPEN_TICKET_CHANNEL, filename, contentType, data: bytes.toString('base64') }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { attachment: { id: string; url: string } }).attachment;
+  };
+  const memberUrl = `/api/support/servers/${server}/tickets`;
+  /** Adds or removes a user from a ticket as its server's owner would, through the tickets service. */
+  const membership = async (method: 'POST' | 'DELETE', ticketId: string, userId: string) => {
+    const response = await as(owner, method, `${memberUrl}/${ticketId}/member`, { userId });
+    expect(response.statusCode, response.body).toBe(204);
+  };
+  const STORAGE_FULL = 'The server’s file storage is full; ask its staff to make room.';
 
   describe('upload', () => {
     it('stores an image with its size and a BlurHash, and serves it back with its token', async () => {
@@ -324,6 +345,30 @@ describe.each(engines)('files service on %s', (engine) => {
       expect(await storedFiles(dir)).toEqual([`servers/${server}/${file.fileId}`]);
     });
 
+    it('never lets a member’s upload push out the server’s files: past the quota it is refused, whatever the policy, and nothing is deleted', async () => {
+      const { a, b } = await fill();
+      // Within the quota the ticket's author uploads as before.
+      const fits = await stored(text(200), { name: 'fits.txt', token: author });
+      for (const policy of ['DeleteOldestFileSameSubject', 'DeleteOldestFileGlobal']) {
+        await setSubject(billing.subjectId, 'files.storageExceeded', policy);
+        const response = await upload(text(400), { name: 'new.txt', type: 'text/plain', token: author });
+        expect(response.statusCode, policy).toBe(402);
+        expect(response.json<ErrorBody>()).toEqual({
+          statusCode: 402,
+          error: 'Payment Required',
+          code: 'limit_reached',
+          message: `The Premium plan stores 1000 B of files; this server uses 1000 B and the file needs 400 B. ${STORAGE_FULL}`,
+        });
+      }
+      expect((await rows()).map((r) => [r.id, r.deleted_at])).toEqual([[a.fileId, null], [b.fileId, null], [fits.fileId, null]]);
+      expect(await storedFiles(dir)).toHaveLength(3);
+      for (const file of [a, b]) expect((await withToken(file)).statusCode).toBe(200);
+      // The server's staff still make room by the policy.
+      const staff = await upload(text(400), { name: 'staff.txt', type: 'text/plain', token: admin });
+      expect(staff.statusCode, staff.body).toBe(201);
+      expect(staff.json<UploadedFile>().deletedFileIds).toEqual([a.fileId]);
+    });
+
     it('refuses, deleting nothing, when deleting the oldest files would not free enough', async () => {
       await setSubject(support.subjectId, 'files.storageExceeded', 'DeleteOldestFileSameSubject');
       await fill();
@@ -338,15 +383,6 @@ describe.each(engines)('files service on %s', (engine) => {
   });
 
   describe('clone', () => {
-    const register = async (bytes: Buffer, filename: string, contentType: string) => {
-      const response = await fetch(`${sandbox.url}/_sandbox/attachments`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ channelId: OPEN_TICKET_CHANNEL, filename, contentType, data: bytes.toString('base64') }),
-      });
-      expect(response.status).toBe(201);
-      return ((await response.json()) as { attachment: { id: string; url: string } }).attachment;
-    };
     const clone = (url: string, fileName = 'copy.png', token = ADMIN_KEY) =>
       as(token, 'POST', '/api/files/files/clone', { fileName, serverId: server, ticketId: ticket, subjectId: billing.subjectId, url });
 
@@ -364,6 +400,20 @@ describe.each(engines)('files service on %s', (engine) => {
       // The ticket's author may clone too (same rules as an upload); a stranger may not.
       expect((await clone(attachment.url, 'again.png', author)).statusCode).toBe(201);
       expect((await clone(attachment.url, 'again.png', stranger)).statusCode).toBe(403);
+    });
+
+    it('makes room by the subject’s policy for the bot’s copy, never for a member’s', async () => {
+      files.quotaOverrideBytes = 1000;
+      await setSubject(billing.subjectId, 'files.storageExceeded', 'DeleteOldestFileGlobal');
+      const old = await stored(text(900), { name: 'old.txt' });
+      const attachment = await register(text(300), 'log.txt', 'text/plain');
+      const refused = await clone(attachment.url, 'log.txt', author);
+      expect(refused.statusCode).toBe(402);
+      expect(refused.json<ErrorBody>().message).toBe(`The Premium plan stores 1000 B of files; this server uses 900 B and the file needs 300 B. ${STORAGE_FULL}`);
+      expect((await withToken(old)).statusCode).toBe(200);
+      const copied = await clone(attachment.url, 'log.txt');
+      expect(copied.statusCode, copied.body).toBe(201);
+      expect(copied.json<UploadedFile>().deletedFileIds).toEqual([old.fileId]);
     });
 
     it('fetches from the platform CDN only, and refuses what is too large or no longer there', async () => {
@@ -396,13 +446,114 @@ describe.each(engines)('files service on %s', (engine) => {
       expect((await download(file, '', bearer(ADMIN_KEY))).statusCode).toBe(200);
       expect((await download(file, '', bearer(stranger))).statusCode).toBe(404);
       expect((await download(file, '', bearer(dana))).statusCode).toBe(404);
-      expect((await withToken(file, `${file.token}x`)).statusCode).toBe(404);
-      expect((await withToken(file, (await stored(text(5))).token!)).statusCode).toBe(404);
+      expect((await withToken(file, `${file.token}x`)).statusCode).toBe(401);
+      expect((await withToken(file, (await stored(text(5))).token!)).statusCode).toBe(401);
       expect((await download(file)).statusCode).toBe(401);
       expect((await download(file, '', { authorization: 'Bearer tds_not-a-session' })).statusCode).toBe(401);
       // The name is part of the address.
       expect((await download({ ...file, name: 'other.txt' }, `?token=${file.token}`)).statusCode).toBe(404);
       expect((await download({ ...file, name: 'other.txt' }, '', bearer(owner))).statusCode).toBe(404);
+    });
+
+    it('hands out tokens that are short, URL-safe, and expire after the configured time (401)', async () => {
+      const file = await stored(text(20), { name: 'notes.txt' });
+      expect(file.token).toMatch(/^[\w.-]{40,100}$/);
+      const start = Date.now();
+      vi.useFakeTimers({ toFake: ['Date'] });
+      // Tokens handed out within a twelfth of the lifetime are the same text: each opens the file that long at least.
+      vi.setSystemTime(start + (TOKEN_TTL - TOKEN_TTL / 12 - 10) * 1000);
+      expect((await withToken(file)).statusCode).toBe(200);
+      vi.setSystemTime(start + TOKEN_TTL * 1000);
+      const expired = await withToken(file);
+      expect(expired.statusCode).toBe(401);
+      expect(expired.json<ErrorBody>()).toEqual({
+        statusCode: 401,
+        error: 'Unauthorized',
+        code: 'unauthorized',
+        message: 'The download token has expired: ask for the ticket’s files again for a new one',
+      });
+      // The Authorization header still opens it, and the ticket's files come with fresh tokens.
+      expect((await download(file, '', bearer(owner))).statusCode).toBe(200);
+      const [fresh] = (await as(owner, 'GET', `/api/files/files/servers/${server}/tickets/${ticket}`)).json<TicketFile[]>();
+      expect(fresh!.token).not.toBe(file.token);
+      expect((await withToken(fresh!)).statusCode).toBe(200);
+    });
+
+    it('refuses a token that was altered or made for another file (401), whether or not the file exists', async () => {
+      const file = await stored(text(20), { name: 'notes.txt' });
+      const other = await stored(text(5), { name: 'other.txt' });
+      const [expires, holder, signature] = file.token!.split('.');
+      const altered = [
+        `${Number(expires) + 86_400}.${holder}.${signature}`,
+        `${expires}.u${USERS.chen}.${signature}`,
+        `${expires}.o.${signature}`,
+        other.token!,
+        signature!,
+        'not-a-token',
+      ];
+      for (const token of altered) {
+        const response = await withToken(file, token);
+        expect(response.statusCode, token).toBe(401);
+        expect(response.json<ErrorBody>().message).toBe('The download token is not valid for this file');
+      }
+      expect((await download({ fileId: randomUUID(), name: 'notes.txt' }, `?token=${encodeURIComponent(file.token!)}`)).statusCode).toBe(401);
+      // With an Authorization header that opens the file, a bad token changes nothing.
+      expect((await download(file, `?token=${altered[0]}`, bearer(owner))).statusCode).toBe(200);
+      expect((await download(file, `?token=${altered[0]}`, bearer(stranger))).statusCode).toBe(401);
+    });
+
+    it('stops a token given to a member once they are removed from the ticket (403); other people’s tokens still open it', async () => {
+      const file = await stored(text(20), { name: 'notes.txt' });
+      await membership('POST', ticket, USERS.dana);
+      const listOf = async (token: string) => (await as(token, 'GET', `/api/files/files/servers/${server}/tickets/${ticket}`)).json<TicketFile[]>()[0]!;
+      const danas = await listOf(dana);
+      const authors = await listOf(author);
+      const keys = await listOf(ADMIN_KEY);
+      expect((await withToken(danas)).statusCode).toBe(200);
+
+      await membership('DELETE', ticket, USERS.dana);
+      const refused = await withToken(danas);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json<ErrorBody>()).toEqual({
+        statusCode: 403,
+        error: 'Forbidden',
+        code: 'forbidden',
+        message: 'The download token no longer opens this file: it was issued to someone who may no longer see the ticket',
+      });
+      expect((await download(file, '', bearer(dana))).statusCode).toBe(404);
+      for (const kept of [file, authors, keys]) expect((await withToken(kept)).statusCode).toBe(200);
+      // Added again, the token follows what its holder may see now.
+      await membership('POST', ticket, USERS.dana);
+      expect((await withToken(danas)).statusCode).toBe(200);
+    });
+
+    it('binds the tokens in a ticket’s messages to its people: removing a member ends them; the ticket asked for again brings working ones', async () => {
+      const bytes = await png(8, 8);
+      const attachment = await register(bytes, 'photo.png', 'image/png');
+      const copy = await as(ADMIN_KEY, 'POST', '/api/files/files/clone', { fileName: 'photo.png', serverId: server, ticketId: ticket, subjectId: billing.subjectId, url: attachment.url });
+      expect(copy.statusCode, copy.body).toBe(201);
+      const message = { content: 'the photo', attachments: [{ id: attachment.id, filename: 'photo.png', url: attachment.url, size: bytes.length, contentType: 'image/png' }] };
+      const posted = await as(ADMIN_KEY, 'POST', `${memberUrl}/${ticket}/messages`, { message, messageType: 'User', authorId: USERS.eli });
+      expect(posted.statusCode, posted.body).toBe(201);
+      await membership('POST', ticket, USERS.dana);
+      const shown = async (token: string, url: string) => {
+        const response = await as(token, 'GET', url);
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json<Ticket>().messages[0]!.files[0]!;
+      };
+      const danas = await shown(dana, `/api/support/personal/tickets/${ticket}`);
+      const staffs = await shown(owner, `${memberUrl}/${ticket}`);
+      expect((await withToken(danas)).rawPayload.equals(bytes)).toBe(true);
+
+      await membership('DELETE', ticket, USERS.dana);
+      for (const gone of [danas, staffs]) {
+        const refused = await withToken(gone);
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json<ErrorBody>().message).toBe('The download token no longer opens this file: the ticket’s members have changed since it was issued');
+      }
+      expect((await as(dana, 'GET', `/api/support/personal/tickets/${ticket}`)).statusCode).toBe(404);
+      expect((await withToken(await shown(owner, `${memberUrl}/${ticket}`))).statusCode).toBe(200);
+      expect((await withToken(await shown(author, `/api/support/personal/tickets/${ticket}`))).statusCode).toBe(200);
     });
   });
 
@@ -417,7 +568,9 @@ describe.each(engines)('files service on %s', (engine) => {
         expect(response.statusCode).toBe(200);
         const list = response.json<TicketFile[]>();
         expect(list.map((f) => f.fileId).sort()).toEqual([first.fileId, second.fileId].sort());
-        expect(list.find((f) => f.fileId === first.fileId)).toEqual({ ticketId: ticket, fileId: first.fileId, name: 'one.txt', size: 10, token: first.token, blurHash: null, width: null, height: null });
+        const listed = list.find((f) => f.fileId === first.fileId)!;
+        expect(listed).toEqual({ ticketId: ticket, fileId: first.fileId, name: 'one.txt', size: 10, token: expect.any(String), blurHash: null, width: null, height: null });
+        expect((await withToken(listed)).statusCode).toBe(200);
       }
       const refused = await as(dana, 'GET', url);
       expect(refused.statusCode).toBe(403);

@@ -29,6 +29,19 @@ export async function isTicketMember(db: Db, ticketId: string, userId: string): 
   return row !== undefined;
 }
 
+/** Who is in each ticket: its author, and the users added to it (a ticket not found has nobody). */
+export async function ticketPeople(db: Db, ticketIds: string[]): Promise<Map<string, { authorId: string | null; memberIds: string[] }>> {
+  const people = new Map(ticketIds.map((id) => [id, { authorId: null as string | null, memberIds: [] as string[] }]));
+  if (ticketIds.length === 0) return people;
+  const [tickets, members] = await Promise.all([
+    db.selectFrom('tickets').select(['id', 'author_id']).where('id', 'in', ticketIds).execute(),
+    db.selectFrom('ticket_members').select(['ticket_id', 'user_id']).where('ticket_id', 'in', ticketIds).execute(),
+  ]);
+  for (const t of tickets) people.get(t.id)!.authorId = t.author_id;
+  for (const m of members) people.get(m.ticket_id)!.memberIds.push(m.user_id);
+  return people;
+}
+
 /** The server's plan; with `lock`, uploads to the server wait for each other until the transaction ends (PostgreSQL). */
 export async function serverPlan(db: Db, serverId: string, lock = false): Promise<string> {
   let query = db.selectFrom('servers').select('plan').where('id', '=', serverId);

@@ -21,7 +21,7 @@ import { AppError, BadRequestError, ForbiddenError, LimitReachedError, NotFoundE
 import { ROLE_RANK, type AuthResolver, type Caller } from '../../http/route';
 import { safeEqual } from '../../platform/crypto';
 import { StoredObjectMissingError, type FileStorage } from '../../platform/file-storage';
-import type { SettingsService } from '../settings/service';
+import type { SettingsService } from '../settings';
 import { PayloadTooLargeError, UnsupportedMediaTypeError } from './errors';
 import { contentDisposition, declaredType, describeImage, formatBytes, isAllowedType, isImageType, showsInline, sniffImage } from './file-content';
 import * as repo from './repository';
@@ -53,6 +53,24 @@ const PURGE_BATCH = 200;
 /** Temporary uploads older than this were left by a crash. */
 const STALE_TEMPORARY_MS = 24 * 3600_000;
 const UNIT_MS: Record<TimeSpan['unit'], number> = { seconds: 1000, minutes: 60_000, hours: 3600_000, days: 86_400_000 };
+
+/**
+ * Whom a download token was given to, and so what must still hold for it to open the file: that
+ * user may still see the ticket; the API key's server is still the file's; an operator (the
+ * bot); or, handed out where the caller is not known (the tickets service's answers, shared by
+ * every caller), the ticket's people as they were: the author and members, by a keyed digest.
+ */
+type TokenHolder = { kind: 'user'; userId: string } | { kind: 'apiKey'; serverId: string } | { kind: 'admin' } | { kind: 'members'; digest: string };
+/** Who is asking to reach a ticket: a caller, or the holder a token names. */
+type Reacher = Exclude<TokenHolder, { kind: 'members' }>;
+
+const HOLDER_PREFIX = { user: 'u', apiKey: 'k', admin: 'o', members: 'm' } as const;
+const holderText = (holder: TokenHolder): string =>
+  HOLDER_PREFIX[holder.kind] + (holder.kind === 'user' ? holder.userId : holder.kind === 'apiKey' ? holder.serverId : holder.kind === 'members' ? holder.digest : '');
+/** `<expires, unix seconds>.<holder>.<HMAC-SHA256, base64url>`: URL-safe as it is, about 80 characters. */
+const TOKEN_FORMAT = /^(\d{1,12})\.([ukom])([\w-]{0,64})\.([\w-]{43})$/;
+/** Tokens handed out within this share of the lifetime are the same text, so a page asked for again (and its images) stays the same. */
+const TOKEN_STEPS_PER_TTL = 12;
 
 const planName = (plan: PlanType) => plan.charAt(0).toUpperCase() + plan.slice(1);
 const finalKey = (serverId: string, fileId: string) => `servers/${serverId}/${fileId}`;
@@ -102,21 +120,84 @@ export class FilesService {
     private readonly clock: () => Date = () => new Date(),
   ) {
     // Download tokens are derived, not stored: nothing in the database opens a file on its own.
-    this.tokenKey = createHmac('sha256', config.encryptionKey).update('file-download-token/v1').digest();
+    this.tokenKey = createHmac('sha256', config.encryptionKey).update('file-download-token/v2').digest();
   }
 
-  /** The file's download token: long, unguessable, the same every time it is asked for. */
-  private tokenFor(fileId: string): string {
-    return createHmac('sha256', this.tokenKey).update(fileId).digest('base64url');
+  // --- Download tokens ----------------------------------------------------------------------
+
+  private sign(fileId: string, body: string): string {
+    return createHmac('sha256', this.tokenKey).update(`${fileId}\0${body}`).digest('base64url');
   }
 
-  private toTicketFile(row: repo.FileRow): TicketFile {
+  /** When tokens handed out now expire: at most the configured lifetime from now, the same for a while. */
+  private tokenExpiry(): number {
+    const ttl = this.config.files.tokenTtlSeconds;
+    const step = Math.max(1, Math.floor(ttl / TOKEN_STEPS_PER_TTL));
+    return Math.floor(this.clock().getTime() / 1000 / step) * step + ttl;
+  }
+
+  /** The file's download token: signed, expiring, and bound to whom it was given. */
+  private tokenFor(fileId: string, holder: TokenHolder, expiresAt: number): string {
+    const body = `${expiresAt}.${holderText(holder)}`;
+    return `${body}.${this.sign(fileId, body)}`;
+  }
+
+  /** The token's holder, or why it opens nothing: not made by us for this file (or altered), or expired. */
+  private readToken(fileId: string, token: string): TokenHolder | AppError {
+    const match = TOKEN_FORMAT.exec(token);
+    if (!match || !safeEqual(match[4]!, this.sign(fileId, `${match[1]}.${match[2]}${match[3]}`))) {
+      return new UnauthorizedError('The download token is not valid for this file');
+    }
+    if (Number(match[1]) * 1000 <= this.clock().getTime()) {
+      return new UnauthorizedError('The download token has expired: ask for the ticket’s files again for a new one');
+    }
+    const id = match[3]!;
+    switch (match[2]) {
+      case 'u':
+        return { kind: 'user', userId: id };
+      case 'k':
+        return { kind: 'apiKey', serverId: id };
+      case 'm':
+        return { kind: 'members', digest: id };
+      default:
+        return { kind: 'admin' };
+    }
+  }
+
+  /** Digests of each ticket's people (author and members): a token bound to them stops when they change. */
+  private async peopleDigests(ticketIds: string[]): Promise<Map<string, string>> {
+    const people = await repo.ticketPeople(this.db, [...new Set(ticketIds)]);
+    const digest = ({ authorId, memberIds }: { authorId: string | null; memberIds: string[] }) =>
+      createHmac('sha256', this.tokenKey)
+        .update(`ticket-people\0${authorId ?? ''}\0${[...new Set(memberIds)].sort().join(',')}`)
+        .digest()
+        .subarray(0, 12)
+        .toString('base64url');
+    return new Map([...people].map(([ticketId, p]) => [ticketId, digest(p)]));
+  }
+
+  /** The files with tokens for `caller`, or, with no caller, for the people of their tickets. */
+  private async withTokens(rows: repo.FileRow[], caller: Caller | null): Promise<TicketFile[]> {
+    const expiresAt = this.tokenExpiry();
+    const digests = caller ? null : await this.peopleDigests(rows.map((row) => row.ticket_id));
+    return rows.map((row) =>
+      this.toTicketFile(row, this.tokenFor(row.id, caller ?? { kind: 'members', digest: digests!.get(row.ticket_id)! }, expiresAt)),
+    );
+  }
+
+  /** Whether what a valid token was given to still stands: checked on every download. */
+  private async holderMayReach(holder: TokenHolder, serverId: string, ticket: repo.TicketRow): Promise<boolean> {
+    if (holder.kind !== 'members') return this.mayReach(holder, serverId, ticket);
+    return safeEqual(holder.digest, (await this.peopleDigests([ticket.id])).get(ticket.id)!);
+  }
+
+  private toTicketFile(row: repo.FileRow, token: string): TicketFile {
     return {
       ticketId: row.ticket_id,
       fileId: row.id,
       name: row.name,
       size: Number(row.size),
-      token: this.tokenFor(row.id),
+      token,
       blurHash: row.blur_hash,
       width: row.width,
       height: row.height,
@@ -125,14 +206,19 @@ export class FilesService {
 
   // --- Who may reach a ticket's files -------------------------------------------------------
 
+  /** Staff of the server, its API key, or an operator: who may act on every ticket of the server. */
+  private async isStaff(who: Reacher, serverId: string): Promise<boolean> {
+    if (who.kind === 'admin') return true;
+    if (who.kind === 'apiKey') return who.serverId === serverId;
+    const role = await this.resolver.roleOn(who.userId, serverId);
+    return role !== null && ROLE_RANK[role] >= ROLE_RANK.Staff;
+  }
+
   /** Staff of the server (or its API key, or an operator) see every ticket; users see the tickets they are part of. */
-  private async mayReach(caller: Caller, serverId: string, ticket: repo.TicketRow | undefined): Promise<boolean> {
-    if (caller.kind === 'admin') return true;
-    if (caller.kind === 'apiKey') return caller.serverId === serverId;
-    const role = await this.resolver.roleOn(caller.userId, serverId);
-    if (role !== null && ROLE_RANK[role] >= ROLE_RANK.Staff) return true;
-    if (!ticket) return false;
-    return ticket.author_id === caller.userId || (await repo.isTicketMember(this.db, ticket.id, caller.userId));
+  private async mayReach(who: Reacher, serverId: string, ticket: repo.TicketRow | undefined): Promise<boolean> {
+    if (await this.isStaff(who, serverId)) return true;
+    if (!ticket || who.kind !== 'user') return false;
+    return ticket.author_id === who.userId || (await repo.isTicketMember(this.db, ticket.id, who.userId));
   }
 
   /** The ticket, once the caller may act on it: 404 for staff when it does not exist, 403 for everyone else. */
@@ -159,23 +245,30 @@ export class FilesService {
     );
   }
 
-  /** Everything that can be refused before a byte is read: the caller, the ticket, its subject, the plan. */
-  private async checkTarget(caller: Caller | null, target: FileTarget): Promise<{ uploader: Caller; policy: StorageExceededPolicy }> {
+  /**
+   * Everything that can be refused before a byte is read: the caller, the ticket, its subject, the
+   * plan. Only staff (the server's staff, its API key, operators such as the bot) may have older
+   * files deleted to make room: a member's file never pushes out the server's files.
+   */
+  private async checkTarget(
+    caller: Caller | null,
+    target: FileTarget,
+  ): Promise<{ uploader: Caller; policy: StorageExceededPolicy; mayMakeRoom: boolean }> {
     if (!caller) throw new UnauthorizedError();
     const ticket = await this.reachableTicket(caller, target.serverId, target.ticketId, 'You may only add files to tickets you are part of');
     if (ticket.subject_id !== target.subjectId) throw new NotFoundError(`Ticket ${target.ticketId} is not in subject ${target.subjectId}`);
     const subject = await this.settings.getSubject(target.serverId, target.subjectId);
     const { plan, quota } = await this.quotaOf(target.serverId);
     if (quota === 0) throw this.freePlanRefusal(plan);
-    return { uploader: caller, policy: subject.files.storageExceeded };
+    return { uploader: caller, policy: subject.files.storageExceeded, mayMakeRoom: await this.isStaff(caller, target.serverId) };
   }
 
   // --- Storing ------------------------------------------------------------------------------
 
   /** POST /files/upload: the source is opened only after every check that needs no bytes has passed. */
   async upload(caller: Caller | null, target: FileTarget, open: () => Promise<FileSource>): Promise<UploadedFile> {
-    const { uploader, policy } = await this.checkTarget(caller, target);
-    return this.store(uploader, target, await open(), policy, null);
+    const { uploader, policy, mayMakeRoom } = await this.checkTarget(caller, target);
+    return this.store(uploader, target, await open(), { policy, mayMakeRoom }, null);
   }
 
   /** POST /files/clone: fetches a platform attachment from the platform's CDN, then stores it like an upload. */
@@ -188,7 +281,7 @@ export class FilesService {
       throw new BadRequestError(`Files can only be cloned from the platform's CDN (${cdn.origin}${cdnPath})`, 'body.url');
     }
     const target = { serverId: request.serverId, ticketId: request.ticketId, subjectId: request.subjectId, fileName: request.fileName };
-    const { uploader, policy } = await this.checkTarget(caller, target);
+    const { uploader, policy, mayMakeRoom } = await this.checkTarget(caller, target);
     const attachmentId = /^attachments\/\d+\/(\d+)\//.exec(url.pathname.slice(cdnPath.length))?.[1] ?? null;
 
     const max = this.config.files.maxUploadBytes;
@@ -216,7 +309,7 @@ export class FilesService {
       downloadFailed = true;
     });
     try {
-      return await this.store(uploader, target, { stream, contentType: response.headers.get('content-type') }, policy, attachmentId);
+      return await this.store(uploader, target, { stream, contentType: response.headers.get('content-type') }, { policy, mayMakeRoom }, attachmentId);
     } catch (error) {
       if (downloadFailed && !(error instanceof AppError)) {
         throw new UpstreamError(signal.aborted ? 'The platform CDN did not send the file in time' : 'The download from the platform CDN broke off');
@@ -234,7 +327,7 @@ export class FilesService {
     caller: Caller,
     target: FileTarget,
     source: FileSource,
-    policy: StorageExceededPolicy,
+    { policy, mayMakeRoom }: { policy: StorageExceededPolicy; mayMakeRoom: boolean },
     attachmentId: string | null,
   ): Promise<UploadedFile> {
     const fileId = randomUUID();
@@ -268,6 +361,7 @@ export class FilesService {
           const full = `The ${planName(plan)} plan stores ${formatBytes(quota)} of files; this server uses ${formatBytes(used)} and the file needs ${formatBytes(size)}`;
           if (policy === 'Reject') throw new LimitReachedError(`${full}. Delete files or upgrade to store more.`);
           if (policy === 'Inform') exceeded = true;
+          else if (!mayMakeRoom) throw new LimitReachedError(`${full}. The server’s file storage is full; ask its staff to make room.`);
           else {
             const subjectOnly = policy === 'DeleteOldestFileSameSubject' ? target.subjectId : null;
             const room = await this.makeRoom(trx, target.serverId, subjectOnly, used + size - quota);
@@ -308,7 +402,8 @@ export class FilesService {
     }
     // The policy's deletions are committed with the new row; their bytes go now (or at the next sweep).
     await this.purge(deleted).catch(() => undefined);
-    return { ...this.toTicketFile(committed), storageExceeded: exceeded, deletedFileIds: deleted };
+    const [file] = await this.withTokens([committed], caller);
+    return { ...file!, storageExceeded: exceeded, deletedFileIds: deleted };
   }
 
   /** Marks the oldest files deleted until `needed` bytes are free; null when even all of them are not enough. */
@@ -394,19 +489,31 @@ export class FilesService {
   // --- Reading ------------------------------------------------------------------------------
 
   /**
-   * GET /files/:fileId/:fileName: with the file's token, or as someone who may see its ticket.
-   * Everyone else learns nothing, not even that the file exists (404).
+   * GET /files/:fileId/:fileName: as someone who may see its ticket, or with a download token of
+   * the file that has not expired and whose holder may still see the ticket. A token that is not
+   * ours for this file, or has expired, is refused (401: without an Authorization header, before
+   * anything is looked up); one whose holder lost the ticket is refused (403). Everyone else
+   * learns nothing, not even that the file exists (404).
    */
   async download(caller: Caller | null, fileId: string, fileName: string, token: string | undefined): Promise<FileDownload> {
     const missing = new NotFoundError(`No file ${fileId} named ${fileName}`);
     if (token === undefined && !caller) throw new UnauthorizedError('Send the file’s token or an Authorization header');
+    const holder = token === undefined ? null : this.readToken(fileId, token);
+    if (holder instanceof AppError && !caller) throw holder;
     const row = await repo.findFile(this.db, fileId);
-    if (!row || row.name !== fileName) throw missing;
     // A deleted ticket takes its files with it, even before the sweep removes their bytes.
-    const ticket = await repo.findTicket(this.db, row.server_id, row.ticket_id);
-    if (!ticket) throw missing;
-    const byToken = token !== undefined && safeEqual(token, this.tokenFor(row.id));
-    if (!byToken && !(caller && (await this.mayReach(caller, row.server_id, ticket)))) throw missing;
+    const ticket = row && row.name === fileName ? await repo.findTicket(this.db, row.server_id, row.ticket_id) : undefined;
+    if (!(row && ticket && caller && (await this.mayReach(caller, row.server_id, ticket)))) {
+      if (holder instanceof AppError) throw holder;
+      if (!row || !ticket || !holder) throw missing;
+      if (!(await this.holderMayReach(holder, row.server_id, ticket))) {
+        throw new ForbiddenError(
+          holder.kind === 'members'
+            ? 'The download token no longer opens this file: the ticket’s members have changed since it was issued'
+            : 'The download token no longer opens this file: it was issued to someone who may no longer see the ticket',
+        );
+      }
+    }
     let stream: Readable;
     try {
       stream = await this.storage.read(row.storage_key);
@@ -425,18 +532,27 @@ export class FilesService {
   /** GET /files/servers/:serverId/tickets/:ticketId */
   async ticketFiles(caller: Caller | null, serverId: string, ticketId: string): Promise<TicketFile[]> {
     await this.reachableTicket(caller, serverId, ticketId, "You don't have permission to view this ticket.");
-    return this.filesOfTicket(serverId, ticketId);
+    return this.withTokens(await repo.listTicketFiles(this.db, serverId, ticketId), caller);
   }
 
-  /** Files of a ticket with their tokens (for the tickets service, which has checked access already). */
-  async filesOfTicket(serverId: string, ticketId: string): Promise<TicketFile[]> {
-    return (await repo.listTicketFiles(this.db, serverId, ticketId)).map((row) => this.toTicketFile(row));
+  /**
+   * Files of a ticket with their tokens (for the tickets service, which has checked access already):
+   * bound to `caller` when given, else to the ticket's people as they are now.
+   */
+  async filesOfTicket(serverId: string, ticketId: string, caller: Caller | null = null): Promise<TicketFile[]> {
+    return this.withTokens(await repo.listTicketFiles(this.db, serverId, ticketId), caller);
   }
 
-  /** The stored copies of platform attachments, by attachment id (for the tickets service's messages). */
-  async filesForAttachments(serverId: string, attachmentIds: string[]): Promise<Map<string, TicketFile>> {
+  /**
+   * The stored copies of platform attachments, by attachment id (for the tickets service's
+   * messages). Its answers are shared by every caller (a cached staff view): without `caller`, the
+   * tokens are bound to each ticket's people as they are now, so removing someone from the ticket
+   * ends them (a fresh answer carries new ones).
+   */
+  async filesForAttachments(serverId: string, attachmentIds: string[], caller: Caller | null = null): Promise<Map<string, TicketFile>> {
     const rows = await repo.findByAttachments(this.db, serverId, attachmentIds);
-    return new Map(rows.map((row) => [row.attachment_id!, this.toTicketFile(row)]));
+    const files = await this.withTokens(rows, caller);
+    return new Map(rows.map((row, i) => [row.attachment_id!, files[i]!]));
   }
 
   /** GET /servers/:serverId/stats: every live subject (deleted ones too while they hold files), and the total. */

@@ -6,11 +6,9 @@ import type { DB, PanelsTable } from '../../db/schema';
 import { AppError, BadRequestError, NotFoundError } from '../../http/errors';
 import type { Caller } from '../../http/route';
 import { PlatformRefusal, type PlatformClient } from '../../platform/discord';
+import { GuildAccess } from '../../platform/guild-access';
 import { insertAudit } from './repository';
 import { toPlatformMessage, type PanelShape } from './panel-message';
-
-/** Channel types a panel can be posted in: text and announcement channels. */
-const PANEL_CHANNEL_TYPES = new Set([0, 5]);
 
 type Stored = Pick<PanelInput, 'subjects' | 'message'>;
 
@@ -78,11 +76,7 @@ export class PanelService {
         throw new BadRequestError(`${what} ${index + 1} opens a subject that does not exist in this server`, `body.subjects.${index}.subjectId`);
       }
     }
-    if (input.channelId) {
-      const channel = (await this.platform.getGuildChannels(serverId)).find((c) => c.id === input.channelId);
-      if (!channel) throw new BadRequestError('The selected channel is not in this server', 'body.channelId');
-      if (!PANEL_CHANNEL_TYPES.has(channel.type)) throw new BadRequestError('A panel can only be sent to a text or announcement channel', 'body.channelId');
-    }
+    if (input.channelId) await new GuildAccess(this.platform).assertPostable(serverId, input.channelId, 'body.channelId');
   }
 
   private async audit(caller: Caller | null, serverId: string, action: 'panel.create' | 'panel.update' | 'panel.delete' | 'panel.resend', before: unknown, after: unknown) {

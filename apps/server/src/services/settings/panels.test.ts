@@ -156,21 +156,23 @@ describe.each(engines)('panels on %s', (engine) => {
     expect(tooLong.json<ErrorBody>().field).toBe('body.message.embeds.0.title');
     const foreign = await as(owner, 'POST', `${base}/panels`, buttonPanel({ subjects: [{ subjectId: 'not-here', text: 'X', style: 'Primary', emoji: null }] }));
     expect(foreign.json<ErrorBody>()).toMatchObject({ field: 'body.subjects.0.subjectId', message: 'Button 1 opens a subject that does not exist in this server' });
-    expect((await as(owner, 'POST', `${base}/panels`, buttonPanel({ channelId: CHANNELS.category }))).json<ErrorBody>().message).toBe('A panel can only be sent to a text or announcement channel');
+    expect((await as(owner, 'POST', `${base}/panels`, buttonPanel({ channelId: CHANNELS.category }))).json<ErrorBody>().message).toBe('The selected channel must be a text or announcement channel');
     expect((await as(owner, 'POST', `${base}/panels`, buttonPanel({ channelId: '1999999999999999999' }))).json<ErrorBody>().message).toBe('The selected channel is not in this server');
     expect((await as(owner, 'GET', `${base}/panels`)).json<Panel[]>()).toEqual([]);
   });
 
-  it('words the platform refusals and saves nothing', async () => {
+  it('refuses a channel the bot may not post in, before asking the platform, and saves nothing', async () => {
+    const needs = 'The selected channel does not let the bot post there (it needs View Channel, Send Messages and Embed Links)';
     const noPerm = await as(owner, 'POST', `${base}/panels`, buttonPanel({ channelId: CHANNELS.archive }));
-    expect(noPerm.statusCode).toBe(502);
-    expect(noPerm.json<ErrorBody>().message).toBe('Failed to create panel: the bot is not allowed to post in that channel (Missing Permissions)');
+    expect(noPerm.statusCode).toBe(400);
+    expect(noPerm.json<ErrorBody>()).toMatchObject({ field: 'body.channelId', message: needs });
     const noAccess = await as(owner, 'POST', `${base}/panels`, buttonPanel({ channelId: CHANNELS.modLog }));
-    expect(noAccess.json<ErrorBody>().message).toBe('Failed to create panel: the bot cannot see that channel (Missing Access)');
+    expect(noAccess.json<ErrorBody>().message).toBe(needs);
     expect((await as(owner, 'GET', `${base}/panels`)).json<Panel[]>()).toEqual([]);
     const panel = (await as(owner, 'POST', `${base}/panels`, buttonPanel())).json<Panel>();
     const moveRefused = await as(owner, 'PATCH', `${base}/panels/${panel.id}`, buttonPanel({ channelId: CHANNELS.archive }));
-    expect(moveRefused.json<ErrorBody>().message).toMatch(/^Failed to update panel: /);
+    expect(moveRefused.json<ErrorBody>().message).toBe(needs);
+    expect((await as(owner, 'GET', `${base}/panels/${panel.id}`)).json<Panel>().integrationDetails.channelId).not.toBe(CHANNELS.archive);
   });
 
   it('is for admins only, and scoped by server', async () => {

@@ -25,6 +25,7 @@ import { fromFlag, fromJson, isUniqueViolation, toFlag } from '../../db/database
 import type { DB } from '../../db/schema';
 import { BadRequestError, ConflictError, LimitReachedError, NotFoundError } from '../../http/errors';
 import type { Caller } from '../../http/route';
+import type { GuildAccess } from '../../platform/guild-access';
 import * as repo from './repository';
 import { applyOperation, getAt, groupOf, normalizePermissions, resolveInheritance } from './settings-paths';
 import { defaultSubjectSettings, type SubjectSettings } from './subject-defaults';
@@ -153,8 +154,27 @@ const questionContent = (t: TemplateDraft | TemplateUpdate) => {
   return rest;
 };
 
+/** Ids that differ between two lists: the ones a change brought in. */
+const added = (before: string[], after: string[]) => after.filter((id) => !before.includes(id));
+
 export class SettingsService {
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly guilds: GuildAccess,
+  ) {}
+
+  /**
+   * The platform ids a subject change brings in must be the server's own, because the bot acts on
+   * them: it posts to the log channel, files ticket channels under the categories, and gives the
+   * staff roles access to ticket channels.
+   */
+  private async assertOwnIds(serverId: string, before: Subject, next: Subject, at: string): Promise<void> {
+    const log = next.logging.channelId;
+    if (log && log !== before.logging.channelId) await this.guilds.assertPostable(serverId, log, `${at}.value`, 'The log channel');
+    const categories = (s: Subject) => [...s.categories.waitingForStaff, ...s.categories.waitingForUser].map((c) => c.id);
+    await this.guilds.assertCategories(serverId, added(categories(before), categories(next)), `${at}.value`);
+    await this.guilds.assertRoles(serverId, added(before.staffRoles.value, next.staffRoles.value), `${at}.value`);
+  }
 
   private async plan(db: Db, serverId: string): Promise<PlanType> {
     const plan = await repo.serverPlan(db, serverId);
@@ -339,6 +359,7 @@ export class SettingsService {
       if (!gate.on(before) && gate.on(next)) await this.requireFeature(trx, serverId, gate.feature, gate.what);
     }
     if (next.name !== before.name) await this.assertNameFree(trx, serverId, next.name, row.id);
+    await this.assertOwnIds(serverId, before, next, at);
     if (next.inheritsFrom !== before.inheritsFrom && next.inheritsFrom) await this.assertNoCycle(trx, serverId, row.id, next.inheritsFrom, at);
 
     const { settings } = splitSubject(next);

@@ -32,6 +32,26 @@ describe('the interactions endpoint POST /discord', () => {
     expect(response.json()).toEqual({ type: 1 });
   });
 
+  it('refuses a signed interaction sent again: signed more than 5 minutes from now, or already received', async () => {
+    const body = (id: string) => JSON.stringify({ type: 1, id, application_id: '1100000000000000001' });
+    const now = Math.floor(Date.now() / 1000);
+    const stale = await post(body('10'), signer.headers(body('10'), String(now - 301)));
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json().message).toBe('The interaction’s signed timestamp is more than 5 minutes from now');
+    expect((await post(body('11'), signer.headers(body('11'), String(now + 301)))).statusCode).toBe(401);
+    expect((await post(body('12'), signer.headers(body('12'), String(now - 290)))).statusCode).toBe(200);
+    const replay = await post(body('12'), signer.headers(body('12')));
+    expect(replay.statusCode).toBe(409);
+    expect(replay.json().message).toBe('Interaction 12 was already received');
+  });
+
+  it('keeps the prototype-poisoning protection of the JSON parser', async () => {
+    const body = '{"type":1,"id":"13","__proto__":{"admin":true}}';
+    const response = await post(body, signed(body));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('bad_request');
+  });
+
   it('refuses a missing, malformed or wrong signature, and a tampered body, with 401', async () => {
     const body = JSON.stringify({ type: 1 });
     expect((await post(body, { 'content-type': 'application/json' })).statusCode).toBe(401);

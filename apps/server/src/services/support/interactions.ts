@@ -6,7 +6,7 @@ import {
   InteractionType,
 } from 'discord-api-types/v10';
 import type { DiscordInteraction, InteractionResponse } from '@ticket/contracts';
-import { parsePanelCustomId } from '../settings/panel-message';
+import { parsePanelCustomId } from '../settings';
 import { actorOf, reply, type TicketDesk } from './ticket-desk';
 import { parseFormCustomId, parseTicketCustomId } from './ticket-text';
 

@@ -35,6 +35,12 @@ export async function updateTicket(db: Db, ticketId: string, fields: Partial<Tic
   await db.updateTable('tickets').set(fields).where('id', '=', ticketId).execute();
 }
 
+/** Closes the ticket unless it is closed already; false when another close came first. */
+export async function closeTicket(db: Db, ticketId: string, fields: Partial<TicketRow>): Promise<boolean> {
+  const result = await db.updateTable('tickets').set(fields).where('id', '=', ticketId).where('state', '!=', 'Closed').executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export async function deleteTicket(db: Db, engine: Engine, ticketId: string): Promise<void> {
   await removeTicketDocs(db, engine, ticketId);
   await db.deleteFrom('tickets').where('id', '=', ticketId).execute();

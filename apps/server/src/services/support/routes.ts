@@ -1,24 +1,22 @@
 import { supportCalls } from '@ticket/contracts';
-import { BadRequestError, UnauthorizedError } from '../../http/errors';
+import { BadRequestError, ConflictError, UnauthorizedError } from '../../http/errors';
 import { ResponseCache } from '../../http/response-cache';
 import { routesFor } from '../../http/route';
-import { isSignedInteraction } from '../../platform/interaction-signature';
+import { INTERACTION_MAX_SKEW_SECONDS, isFreshInteraction, isSignedInteraction } from '../../platform/interaction-signature';
 import type { ServiceContext } from '../context';
 
-export async function supportRoutes({ app, config, services, resolver }: ServiceContext): Promise<void> {
+export async function supportRoutes({ app, config, cache, services, resolver }: ServiceContext): Promise<void> {
   const { support, stats, interactions, desk } = services;
   const call = routesFor(app, 'support', supportCalls, resolver);
 
-  // Interactions are signed over the raw body, so this base keeps it while parsing JSON.
+  // Interactions are signed over the raw body, so this base keeps it while parsing JSON, with
+  // Fastify's own parser and its protection against prototype poisoning.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const raw = body as string;
     request.rawBody = raw;
     if (raw === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(raw));
-    } catch {
-      done(new BadRequestError('The body is not valid JSON'), undefined);
-    }
+    parseJson(request, raw, (error, value) => (error ? done(new BadRequestError(`The body is not valid JSON: ${error.message}`), undefined) : done(null, value)));
   });
   call('handleInteraction', 'open', ({ body }) => interactions.handle(body), {
     preValidation: async (request) => {
@@ -27,6 +25,19 @@ export async function supportRoutes({ app, config, services, resolver }: Service
       if (!isSignedInteraction(config.platform.publicKey, signature as string | undefined, timestamp as string | undefined, request.rawBody ?? '')) {
         throw new UnauthorizedError('invalid request signature');
       }
+      // A captured interaction sent again: too old by its signed time, or already seen by its id.
+      if (!isFreshInteraction(timestamp as string)) throw new UnauthorizedError('The interaction’s signed timestamp is more than 5 minutes from now');
+      const id = (request.body as { id?: unknown } | undefined)?.id;
+      if (typeof id === 'string') {
+        if (await cache.get(`interaction:${id}`)) throw new ConflictError(`Interaction ${id} was already received`);
+        await cache.set(`interaction:${id}`, 1, INTERACTION_MAX_SKEW_SECONDS * 2);
+      }
+    },
+    // Every interaction comes from the platform's few addresses: limit them per application.
+    rateLimit: {
+      max: config.rateLimit.max * 10,
+      hook: 'preHandler',
+      keyGenerator: (request) => `app:${String((request.body as { application_id?: unknown } | undefined)?.application_id ?? request.ip)}`,
     },
   });
   const staff = { server: 'staff', apiKey: true } as const;
@@ -38,7 +49,7 @@ export async function supportRoutes({ app, config, services, resolver }: Service
   const reused = lists ? { cached: { cache: lists, version: ({ params }: { params: { serverId: string } }) => support.listVersion(params.serverId) } } : {};
   call('getServerTickets', staff, ({ params, query }) => support.list(params.serverId, query), reused);
   call('searchServerTickets', staff, ({ params, query, body }) => support.search(params.serverId, query, body.text), reused);
-  call('createTicket', staff, ({ params, body }) => support.create(params.serverId, body));
+  call('createTicket', staff, ({ params, body }) => desk.createTicket(params.serverId, body));
   // An open ticket's page asks for it every few seconds: the same cache, by the same counter.
   call('getServerTicket', staff, ({ params }) => support.get(params.serverId, params.ticketId), reused);
   call('updateTicket', staff, ({ params, body }) => desk.updateTicket(params.serverId, params.ticketId, body));

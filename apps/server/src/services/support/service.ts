@@ -26,10 +26,10 @@ import type {
 import type { Kysely, Transaction } from 'kysely';
 import { fromFlag, fromJson, isUniqueViolation, now, toFlag, toJson, type Engine } from '../../db/database';
 import type { DB } from '../../db/schema';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../../http/errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../http/errors';
 import type { Caller } from '../../http/route';
 import type { PlatformClient } from '../../platform/discord';
-import type { FilesService } from '../files/service';
+import type { FilesService } from '../files';
 import * as repo from './repository';
 import { highlight, searchTerms } from './search-text';
 
@@ -139,7 +139,11 @@ export class SupportService {
     return new Map([...map].map(([id, byEmoji]) => [id, [...byEmoji.values()]]));
   }
 
-  private async fullTicket(row: repo.TicketRow): Promise<Ticket> {
+  /**
+   * The whole ticket. Staff see everything; a member (their own ticket, from the personal list)
+   * sees a deleted message as deleted, without what it said, and no message's earlier versions.
+   */
+  private async fullTicket(row: repo.TicketRow, view: 'staff' | 'member' = 'staff'): Promise<Ticket> {
     const [servers, subjects, members, messages] = await Promise.all([
       this.servers([row.server_id]),
       this.subjects([row.subject_id]),
@@ -154,7 +158,12 @@ export class SupportService {
     return {
       ...this.base(row, servers.get(row.server_id), subjects.get(row.subject_id)),
       users: await this.users(mentioned),
-      messages: messages.map((m) => this.toMessage(m, reactions.get(m.id) ?? [], files)),
+      messages: messages.map((m) => {
+        const message = this.toMessage(m, reactions.get(m.id) ?? [], files);
+        if (view === 'staff') return message;
+        const hidden = message.deleted ? { message: { ...message.message, content: '', embeds: [], mentions: [], attachments: [] }, files: [], reactions: [] } : {};
+        return { ...message, ...hidden, history: [] };
+      }),
       members: memberIds,
       templateAnswers: fromJson<TemplateAnswer[]>(row.template_answers),
     };
@@ -233,7 +242,12 @@ export class SupportService {
     return this.fullTicket(await this.ticketIn(serverId, ticketId));
   }
 
-  async create(serverId: string, request: CreateTicketRequest): Promise<Ticket> {
+  /**
+   * Records a ticket. `channelId` is the ticket's channel on the platform, which the bot will
+   * close, move and open to members: only ever one the bot created for it in this server, or one
+   * checked to be this server's (TicketDesk.createTicket), never an id as a request sent it.
+   */
+  async create(serverId: string, request: CreateTicketRequest, channelId: string | null): Promise<Ticket> {
     const subject = await this.db
       .selectFrom('subjects')
       .select(['id', 'active', 'deleted'])
@@ -257,7 +271,7 @@ export class SupportService {
             author_id: request.authorId,
             assignee_id: null,
             state: 'PendingStaff',
-            channel_id: /^\d{17,20}$/.test(ticketId) ? ticketId : null,
+            channel_id: channelId,
             template_answers: toJson(request.templateAnswers),
             created_at: at,
             last_activity_at: at,
@@ -306,7 +320,6 @@ export class SupportService {
       if (update.closure === null) {
         Object.assign(fields, { state: 'PendingStaff', closed_at: null, closed_by: null, close_reason: null, close_force: null });
       } else if (update.closure) {
-        if (row.state === 'Closed') throw new BadRequestError('The ticket is already closed', 'body.closure');
         Object.assign(fields, {
           state: 'Closed',
           closed_at: now(),
@@ -316,7 +329,14 @@ export class SupportService {
         });
       }
       fields.last_activity_at = now();
-      await repo.updateTicket(trx, ticketId, fields);
+      if (update.closure) {
+        // Only one close wins, even when two arrive at once; what was scheduled for the ticket
+        // (a delayed close) goes with it, in the same transaction.
+        if (!(await repo.closeTicket(trx, ticketId, fields))) throw new ConflictError('The ticket is already closed');
+        await trx.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).execute();
+      } else {
+        await repo.updateTicket(trx, ticketId, fields);
+      }
     });
     return this.get(serverId, ticketId);
   }
@@ -457,7 +477,7 @@ export class SupportService {
   }
 
   async personalTicket(caller: Caller | null, ticketId: string): Promise<Ticket> {
-    return this.fullTicket(await this.ownTicket(caller, ticketId));
+    return this.fullTicket(await this.ownTicket(caller, ticketId), 'member');
   }
 
   async personalServers(caller: Caller | null, page: number, amount: number): Promise<PagedResult<TicketServer>> {

@@ -74,7 +74,7 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     const closed = (await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, { closure: { closedBy: USERS.alice, reason: 'Refunded', force: false } })).json<Ticket>();
     expect(closed.state).toBe('Closed');
     expect(closed.closed).toMatchObject({ closedBy: USERS.alice, reason: 'Refunded', force: false });
-    expect((await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, { closure: { closedBy: USERS.alice, reason: null, force: true } })).statusCode).toBe(400);
+    expect((await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, { closure: { closedBy: USERS.alice, reason: null, force: true } })).statusCode).toBe(409);
     const reopened = (await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, { closure: null })).json<Ticket>();
     expect(reopened).toMatchObject({ state: 'PendingStaff', closed: null });
     expect((await as(owner, 'PUT', `${base}/tickets/${ticket.ticketId}`, {})).json<ErrorBody>().message).toMatch(/Nothing to update/);

@@ -39,6 +39,7 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
   let admin: string;
   let subject: Subject;
   let panel: Panel;
+  let interactionCount = 0;
 
   const api = (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', url: string, payload?: unknown, token = admin) =>
     ctx.built.app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -48,7 +49,7 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
   };
   const member = (userId: string, roles: string[] = []) => ({ user: { id: userId, username: `user${userId.slice(-3)}`, global_name: null }, roles });
   const interact = async (payload: Record<string, unknown>) => {
-    const body = JSON.stringify({ id: '1', application_id: '1100000000000000001', version: 1, guild_id: SERVER, channel_id: OPEN_A_TICKET, ...payload });
+    const body = JSON.stringify({ id: String(++interactionCount), application_id: '1100000000000000001', version: 1, guild_id: SERVER, channel_id: OPEN_A_TICKET, ...payload });
     const response = await ctx.built.app.inject({ method: 'POST', url: '/api/support/discord', payload: body, headers: signer.headers(body) });
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ type: number; data: { content?: string; flags?: number; custom_id?: string; title?: string; components?: { components: Record<string, unknown>[] }[] } }>();

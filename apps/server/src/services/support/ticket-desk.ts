@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateTicketMessageRequest, InteractionResponse, Subject, Template, TemplateAnswer, Ticket, TicketMessage, UpdateTicketRequest } from '@ticket/contracts';
+import type { CreateTicketMessageRequest, CreateTicketRequest, InteractionResponse, Subject, Template, TemplateAnswer, Ticket, TicketMessage, UpdateTicketRequest } from '@ticket/contracts';
 import { DISCORD_LIMITS } from '@ticket/contracts/rules';
 import {
   type APIInteractionGuildMember,
@@ -12,11 +12,12 @@ import {
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../../config';
 import { now } from '../../db/database';
-import { BadRequestError } from '../../http/errors';
+import { BadRequestError, ConflictError, NotFoundError } from '../../http/errors';
 import type { DB } from '../../db/schema';
 import type { Caller } from '../../http/route';
 import { PlatformRefusal, type PlatformClient } from '../../platform/discord';
-import type { SettingsService } from '../settings/service';
+import type { GuildAccess } from '../../platform/guild-access';
+import type { SettingsService } from '../settings';
 import * as repo from './repository';
 import type { SupportService } from './service';
 import {
@@ -55,6 +56,9 @@ export const reply = (content: string, components?: ReturnType<typeof row>[]): I
   data: { content, flags: MessageFlags.Ephemeral, ...(components ? { components } : {}) },
 });
 
+/** An id shaped like a platform id (a snowflake): a ticket id of this shape names its channel. */
+const SNOWFLAKE = /^\d{17,20}$/;
+
 const TICKET_ROLES = ['Member', 'TicketOwner', 'Staff', 'Bot'] as const;
 
 /** The ticket events a subject can log to its log channel (SPEC §3 logging). */
@@ -71,6 +75,7 @@ export class TicketDesk {
     private readonly settings: SettingsService,
     private readonly support: SupportService,
     private readonly platform: PlatformClient,
+    private readonly guilds: GuildAccess,
     private readonly config: Config,
   ) {}
 
@@ -218,13 +223,11 @@ export class TicketDesk {
     }
     context.channelId = channel.id;
     try {
-      await this.support.create(serverId, {
-        ticketId: channel.id,
-        ticketName: name,
-        subjectId: subject.subjectId,
-        authorId: actor.userId,
-        templateAnswers: answers,
-      });
+      await this.support.create(
+        serverId,
+        { ticketId: channel.id, ticketName: name, subjectId: subject.subjectId, authorId: actor.userId, templateAnswers: answers },
+        channel.id,
+      );
     } catch (error) {
       await this.platform.deleteChannel(channel.id).catch(() => undefined);
       throw error;
@@ -365,23 +368,29 @@ export class TicketDesk {
     return this.close(actor.userId, actor.serverId, ticketId, job?.reason ?? null);
   }
 
-  /**
-   * Closes the ticket: recorded with who and why, any pending close dropped, the close logged, and
-   * the channel removed (the ticket's messages stay in its history).
-   */
+  /** A close from the platform (button, modal, delayed close, auto-close, close on leave), worded for whoever clicked. */
   async close(closedBy: string, serverId: string, ticketId: string, reason: string | null, force = false): Promise<InteractionResponse> {
-    const ticket = await repo.findTicket(this.db, ticketId, serverId);
-    if (!ticket) return reply('This ticket no longer exists.');
-    if (ticket.state === 'Closed') return reply('This ticket is already closed.');
-    await this.support.update(serverId, ticketId, { closure: { closedBy, reason, force } });
-    await this.db.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).execute();
-    const subject = await this.liveSubject(serverId, ticket.subject_id);
+    try {
+      await this.updateTicket(serverId, ticketId, { closure: { closedBy, reason, force } });
+    } catch (error) {
+      if (error instanceof NotFoundError) return reply('This ticket no longer exists.');
+      if (error instanceof ConflictError) return reply('This ticket is already closed.');
+      throw error;
+    }
+    return reply(reason ? `Ticket closed: ${reason}` : 'Ticket closed.');
+  }
+
+  /**
+   * What follows a close, once it is recorded: the close logged, the owner told when the subject
+   * says so, and the channel removed (the ticket's messages stay in its history).
+   */
+  private async afterClose(ticket: repo.TicketRow, subjectId: string, closedBy: string, reason: string | null): Promise<void> {
+    const subject = await this.liveSubject(ticket.server_id, subjectId);
     if (subject) {
       await this.log(subject, 'closed', `Ticket #${ticket.number} (${ticket.name}) was closed by <@${closedBy}>${reason ? `: ${reason}` : '.'}`);
       if (subject.automation.dmAuthorOnClose) await this.tellAuthorOfClose(subject, ticket, reason);
     }
     if (ticket.channel_id) await this.platform.deleteChannel(ticket.channel_id).catch(() => undefined);
-    return reply(reason ? `Ticket closed: ${reason}` : 'Ticket closed.');
   }
 
   /** The subject's close message (or a plain notice), sent to the ticket's author directly. */
@@ -527,6 +536,7 @@ export class TicketDesk {
 
   /** Someone is added to a ticket: recorded, let into its channel with the subject's user permissions, logged. */
   async addMember(serverId: string, ticketId: string, userId: string): Promise<void> {
+    await this.guilds.assertMember(serverId, userId, 'body.userId');
     await this.support.addMember(serverId, ticketId, userId);
     const ticket = await repo.findTicket(this.db, ticketId, serverId);
     const subject = ticket ? await this.liveSubject(serverId, ticket.subject_id) : null;
@@ -538,11 +548,35 @@ export class TicketDesk {
     await this.log(subject, 'memberAdded', `<@${userId}> was added to ticket #${ticket.number} (${ticket.name}).`);
   }
 
-  /** A ticket changes: a move to another subject is logged there. */
+  /**
+   * A ticket recorded through the API. Its author must be a member of the server, and an id that
+   * names a channel makes that channel the ticket's only once it is known to be a text channel of
+   * this server: the bot will later close, move and open that channel.
+   */
+  async createTicket(serverId: string, request: CreateTicketRequest): Promise<Ticket> {
+    await this.guilds.assertMember(serverId, request.authorId, 'body.authorId');
+    const channelId = request.ticketId && SNOWFLAKE.test(request.ticketId) ? request.ticketId : null;
+    if (channelId) await this.guilds.assertTicketChannel(serverId, channelId, 'body.ticketId');
+    return this.support.create(serverId, request, channelId);
+  }
+
+  /**
+   * Every change to a ticket, closes included: whatever asks to close (the API, a button, a
+   * modal, a delayed close, auto-close, close on leave) comes here. The close and the removal of
+   * the ticket's pending jobs are one transaction; what follows it runs once, for the close that
+   * won. A move to another subject is logged there.
+   */
   async updateTicket(serverId: string, ticketId: string, update: UpdateTicketRequest): Promise<Ticket> {
+    if (update.authorId !== undefined) await this.guilds.assertMember(serverId, update.authorId, 'body.authorId');
+    if (update.assigneeId) await this.guilds.assertMember(serverId, update.assigneeId, 'body.assigneeId');
     const before = await repo.findTicket(this.db, ticketId, serverId);
     const updated = await this.support.update(serverId, ticketId, update);
-    if (before && update.subjectId !== undefined && update.subjectId !== before.subject_id) {
+    if (!before) return updated;
+    if (update.closure) {
+      const after = (await repo.findTicket(this.db, ticketId, serverId)) ?? before;
+      await this.afterClose(after, updated.subject.subjectId, update.closure.closedBy, update.closure.reason);
+    }
+    if (update.subjectId !== undefined && update.subjectId !== before.subject_id) {
       const subject = await this.liveSubject(serverId, update.subjectId);
       if (subject) await this.log(subject, 'subjectChanged', `Ticket #${updated.number} (${updated.name}) moved to ${subject.name}.`);
     }

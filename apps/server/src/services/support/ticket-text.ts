@@ -10,7 +10,7 @@ import {
   OverwriteType,
   PermissionFlagsBits,
 } from 'discord-api-types/v10';
-import { toPlatformEmbed } from '../settings/panel-message';
+import { toPlatformEmbed } from '../settings';
 
 /** What a placeholder in a subject's texts stands for when a ticket is opened. */
 export interface TicketContext {
