@@ -116,11 +116,11 @@ export const routes: RouteObject[] = [
                     path: 'tickets',
                     ...area('ticketsArea', 'STAFF'),
                     children: [
-                      { index: true, ...screen('tickets', 'STAFF'), lazy: staffSection('tickets') },
+                      { index: true, ...screen('tickets', 'STAFF'), lazy: lazyScreen('serverTickets') },
                       {
                         path: ':ticketId',
                         ...screen('ticket', 'STAFF', { preserveScroll: true }),
-                        lazy: staffSection('ticket'),
+                        lazy: lazyScreen('serverTickets'),
                       },
                     ],
                   },

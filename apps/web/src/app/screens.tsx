@@ -25,9 +25,9 @@ export const SCREENS = {
   subjectSettings: async () =>
     (await withArea(['settings', 'staff'], import('@/features/settings/components/subject-settings-page'))).SubjectSettingsPage,
   panels: async () => (await withArea(['panels', 'staff'], import('@/features/panels/components/panels-page'))).PanelsPage,
-  // The staff frame shows the server's tickets too, so it comes with their messages.
-  staffFrame: async () =>
-    (await withArea(['tickets', 'staff'], import('@/features/staff/components/staff-frame-page'))).StaffFramePage,
+  staffFrame: async () => (await withArea('staff', import('@/features/staff/components/staff-frame-page'))).StaffFramePage,
+  serverTickets: async () =>
+    (await withArea(['tickets', 'staff'], import('@/features/tickets/components/server-tickets-page'))).ServerTicketsPage,
   myTickets: async () =>
     (await withArea(['tickets', 'staff'], import('@/features/tickets/components/my-tickets-page'))).MyTicketsPage,
   inviteCallback: async () =>

@@ -9,7 +9,7 @@ import { serverCache } from './server-cache';
 
 export type PremiumLevel = 0 | 1 | 2;
 
-/** The key is shared with features/servers/api/get-server.ts, so both read one cached answer. */
+/** The shell and the staff screens (lib/use-current-server.ts) read this one cached answer. */
 export const serverDetailsQueryOptions = (serverId: string) =>
   queryOptions({
     queryKey: ['server', serverId],

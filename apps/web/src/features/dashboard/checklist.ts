@@ -1,5 +1,5 @@
 import type { Subject } from '@ticket/contracts';
-import { liveSubjects } from '@/features/settings/api/get-subjects';
+import { liveSubjects } from '@/lib/queries/get-subjects';
 import { paths } from '@/lib/routes';
 
 export const CHECKLIST_ITEMS = ['subjects', 'panel', 'staffRoles', 'testWorkflow'] as const;

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { CenteredPanel } from '@/components/centered-panel';
 import { DocumentTitle } from '@/components/document-title';
+import { useLoginConfig } from '@/lib/queries/get-login-config';
 import { getRuntimeConfig } from '@/lib/runtime-config';
-import { useLoginConfig } from '../api/get-login-config';
 import { safeNext, startLogin } from '../login-flow';
 import { DiscordIcon } from './discord-icon';
 

@@ -50,14 +50,14 @@ const none = () => json([]);
 
 type Answers = Partial<Record<'subjects' | 'panels' | 'tickets', (request: Recorded) => Response>>;
 
-/** The login config, and the checklist's three calls for the owned server as `answers` say (404 by default). */
+/** The login config, and the checklist's three calls for the owned server as `answers` say (nothing yet by default). */
 function server(answers: Answers = {}) {
   return mockFetch((request) => {
     const url = request.url;
     if (url.endsWith('/login/config')) return json(loginConfig);
     if (url.endsWith(`/settings/servers/${OWNED}/subjects`)) return (answers.subjects ?? none)(request);
     if (url.endsWith(`/settings/servers/${OWNED}/panels`)) return (answers.panels ?? none)(request);
-    if (url.includes(`/support/servers/${OWNED}/tickets`)) return (answers.tickets ?? notFound)(request);
+    if (url.includes(`/support/servers/${OWNED}/tickets`)) return (answers.tickets ?? (() => json(ticketPage(0))))(request);
     return notFound();
   });
 }
@@ -228,6 +228,15 @@ describe('DashboardPage', () => {
     await userEvent.click(within(item('subjects')).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(item('subjects').dataset.status).toBe('done'));
     expect(item('staffRoles').dataset.status).toBe('done');
+  });
+
+  it('takes a 404 for an item it could not check, not for one not done yet', async () => {
+    signIn(testUser());
+    server({ tickets: notFound });
+    renderPage(<DashboardPage />);
+    await settled();
+    expect(item('testWorkflow').dataset.status).toBe('unknown');
+    expect(within(item('testWorkflow')).getByText('Could not check')).toBeTruthy();
   });
 
   it('starts on the server visited last, and lets the admin pick another', async () => {

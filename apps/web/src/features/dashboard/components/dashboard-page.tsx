@@ -1,11 +1,11 @@
 import { Button, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { DocumentTitle } from '@/components/document-title';
-import { useLoginConfig } from '@/features/auth/api/get-login-config';
-import { RefreshServersButton } from '@/features/servers/components/refresh-servers-button';
-import { CREATE_SERVER_URL } from '@/features/servers/paths';
 import { isStaffRole, useAuthStore } from '@/lib/auth-store';
+import { useLoginConfig } from '@/lib/queries/get-login-config';
+import { CREATE_SERVER_URL } from '../paths';
 import { GettingStarted } from './getting-started';
+import { RefreshServersButton } from './refresh-servers-button';
 import { ServerList } from './server-list';
 
 /**

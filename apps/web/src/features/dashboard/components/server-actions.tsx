@@ -2,11 +2,11 @@ import { Button, Group, Text } from '@mantine/core';
 import type { AuthServer, AuthUnjoinedServer } from '@ticket/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ServerCardLink } from '@/features/servers/components/server-card';
-import { inviteUrlFor } from '@/features/servers/invite-url';
-import { myTicketsPath } from '@/features/servers/paths';
 import { isAdminRole, isStaffRole } from '@/lib/auth-store';
+import { inviteUrlFor } from '@/lib/invite-url';
 import { paths } from '@/lib/routes';
+import { myTicketsPath } from '../paths';
+import { ServerCardLink } from './server-card';
 
 /**
  * A server with the bot: admins open its dashboard; staff see its tickets in staff mode;

@@ -2,7 +2,7 @@ import { Box, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { BearerUser } from '@ticket/contracts';
 import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ServerCard } from '@/features/servers/components/server-card';
+import { ServerCard } from './server-card';
 import { JoinedServerActions, UnjoinedServerActions } from './server-actions';
 
 const ServerSearch = lazy(async () => ({ default: (await import('./server-search')).ServerSearch }));

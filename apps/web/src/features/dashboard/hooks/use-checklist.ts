@@ -1,7 +1,7 @@
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
-import { panelsQueryOptions } from '@/features/panels/api/get-panels';
-import { serverTicketsQueryOptions } from '@/features/tickets/api/get-server-tickets';
-import { subjectsQueryOptions } from '@/features/settings/api/get-subjects';
+import { panelsQueryOptions } from '@/lib/queries/get-panels';
+import { serverTicketsQueryOptions } from '@/lib/queries/get-server-tickets';
+import { subjectsQueryOptions } from '@/lib/queries/get-subjects';
 import { type ChecklistItemId, type ChecklistStatus, summarizeSubjects } from '../checklist';
 
 export interface ChecklistEntry {

@@ -3,16 +3,16 @@ import type { Panel } from '@ticket/contracts';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { BotMissing } from '@/components/bot-missing';
 import { EmptyState } from '@/components/empty-state';
 import { LoadError } from '@/components/load-error';
 import { LoadingBlock } from '@/components/loading-block';
-import { liveSubjects, useSubjects } from '@/features/settings/api/get-subjects';
-import { BotMissing } from '@/features/staff/components/bot-missing';
-import { StaffPageHeader } from '@/features/staff/components/staff-page-header';
-import { type CurrentServer, useCurrentServer } from '@/features/staff/hooks/use-current-server';
-import { useServerCache, useServerCacheFor } from '@/lib/server-cache';
-import { usePanels } from '../api/get-panels';
 import { PlusIcon } from '@/components/screen-icons';
+import { StaffPageHeader } from '@/components/staff-page-header';
+import { usePanels } from '@/lib/queries/get-panels';
+import { liveSubjects, useSubjects } from '@/lib/queries/get-subjects';
+import { useServerCache, useServerCacheFor } from '@/lib/server-cache';
+import { type CurrentServer, useCurrentServer } from '@/lib/use-current-server';
 import { PanelList } from './panel-list';
 
 // The wizard is only needed once a panel is opened: the list comes without it.

@@ -3,7 +3,7 @@ import type { AuthServer, AuthUnjoinedServer } from '@ticket/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { RoleBadge } from '@/features/servers/components/role-badge';
+import { RoleBadge } from '@/components/role-badge';
 import { isStaffRole, useAuthStore } from '@/lib/auth-store';
 import { paths } from '@/lib/routes';
 import { ProfileSection } from './profile-section';

@@ -3,17 +3,17 @@ import type { ServerDetails } from '@ticket/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { BotMissing } from '@/components/bot-missing';
 import { Fact, Facts } from '@/components/facts';
 import { useFormatters } from '@/components/formatters';
 import { LoadError } from '@/components/load-error';
 import { LoadingBlock } from '@/components/loading-block';
-import { RoleBadge } from '@/features/servers/components/role-badge';
-import { BotMissing } from '@/features/staff/components/bot-missing';
-import { PlanBadge } from '@/features/staff/components/plan-badge';
-import { StaffPageHeader } from '@/features/staff/components/staff-page-header';
-import { type CurrentServer, useCurrentServer } from '@/features/staff/hooks/use-current-server';
+import { PlanBadge } from '@/components/plan-badge';
+import { RoleBadge } from '@/components/role-badge';
+import { StaffPageHeader } from '@/components/staff-page-header';
 import { useAuthStore } from '@/lib/auth-store';
 import { paths } from '@/lib/routes';
+import { type CurrentServer, useCurrentServer } from '@/lib/use-current-server';
 import { useServerUser } from '../api/get-server-user';
 
 /** `/staff/:serverId/profile` (STAFF): the server at a glance, and where admins go from here. */

@@ -2,11 +2,11 @@ import { Stack, Tabs, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { BotMissing } from '@/components/bot-missing';
 import { LoadError } from '@/components/load-error';
 import { LoadingBlock } from '@/components/loading-block';
-import { BotMissing } from '@/features/staff/components/bot-missing';
-import { StaffPageHeader } from '@/features/staff/components/staff-page-header';
-import { useCurrentServer } from '@/features/staff/hooks/use-current-server';
+import { StaffPageHeader } from '@/components/staff-page-header';
+import { useCurrentServer } from '@/lib/use-current-server';
 import { useServerCacheFor } from '../hooks/use-server-cache-for';
 import { SubjectList } from './subjects/subject-list';
 

@@ -1,15 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DailyCount, StatsRangeQuery } from '@ticket/contracts';
 import { getApi } from '@/lib/api';
-import { whenNotFound } from './when-not-found';
 
-/** Null when the server has no statistics yet (404). */
 export const getDailyResponseTimeStats = (
   serverId: string,
   range: StatsRangeQuery,
   signal?: AbortSignal,
-): Promise<DailyCount[] | null> =>
-  whenNotFound(getApi().support.getDailyResponseTimeStats({ params: { serverId }, query: range }, { signal }), null);
+): Promise<DailyCount[]> =>
+  getApi().support.getDailyResponseTimeStats({ params: { serverId }, query: range }, { signal });
 
 export const dailyResponseTimeStatsQueryOptions = (serverId: string, range: StatsRangeQuery) =>
   queryOptions({

@@ -1,11 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TopSimple } from '@ticket/contracts';
 import { getApi } from '@/lib/api';
-import { whenNotFound } from './when-not-found';
 
-/** Null when the server has no statistics yet (404). */
-export const getTopSimpleStats = (serverId: string, signal?: AbortSignal): Promise<TopSimple | null> =>
-  whenNotFound(getApi().support.getTopSimpleStats({ params: { serverId } }, { signal }), null);
+export const getTopSimpleStats = (serverId: string, signal?: AbortSignal): Promise<TopSimple> =>
+  getApi().support.getTopSimpleStats({ params: { serverId } }, { signal });
 
 export const topSimpleStatsQueryOptions = (serverId: string) =>
   queryOptions({

@@ -1,17 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PagedResult, TopStatsQuery, TopSupporter } from '@ticket/contracts';
 import { getApi } from '@/lib/api';
-import { whenNotFound } from './when-not-found';
 
 type Query = Partial<TopStatsQuery>;
 
-/** Null when the server has no statistics yet (404). */
 export const getTopSupporters = (
   serverId: string,
   query: Query,
   signal?: AbortSignal,
-): Promise<PagedResult<TopSupporter> | null> =>
-  whenNotFound(getApi().support.getTopSupporters({ params: { serverId }, query }, { signal }), null);
+): Promise<PagedResult<TopSupporter>> =>
+  getApi().support.getTopSupporters({ params: { serverId }, query }, { signal });
 
 export const topSupportersQueryOptions = (serverId: string, query: Query) =>
   queryOptions({

@@ -35,8 +35,6 @@ const PATTERNS: Partial<Record<StaffFrameSection, [string, string]>> = {
   premium: ['/staff/:serverId/premium', `/staff/${SERVER}/premium`],
   premiumSuccess: ['/staff/:serverId/premium/success', `/staff/${SERVER}/premium/success?session_id=cs_1`],
   premiumCancel: ['/staff/:serverId/premium/cancel', `/staff/${SERVER}/premium/cancel`],
-  tickets: ['/staff/:serverId/tickets', `/staff/${SERVER}/tickets`],
-  ticket: ['/staff/:serverId/tickets/:ticketId', `/staff/${SERVER}/tickets/t1`],
 };
 
 function open(section: StaffFrameSection, path?: string) {
@@ -45,86 +43,16 @@ function open(section: StaffFrameSection, path?: string) {
   return renderPage(<StaffFramePage section={section} />, { pattern, path: path ?? defaultPath });
 }
 
-const ticketItem = (number: number) => ({
-  ticketId: `t${number}`,
-  number,
-  name: `ticket-${number}`,
-  author: '100000000000000002',
-  server: { serverId: SERVER, name: 'Analytical Engine', iconUrl: null },
-  subject: { subjectId: 's1', name: 'Billing' },
-  createdAt: '2025-03-01T10:00:00.000Z',
-  state: 'PendingStaff',
-  assignee: '100000000000000001',
-  closed: null,
-  users: [
-    { id: '100000000000000001', name: 'Ada Lovelace', avatarUrl: null, color: null },
-    { id: '100000000000000002', name: 'Charles Babbage', avatarUrl: null, color: null },
-  ],
-  highlights: [],
-  lastMessage: {
-    messageId: 'm1',
-    authorId: '100000000000000002',
-    createdAt: '2025-03-01T10:05:00.000Z',
-    content: 'My invoice is wrong',
-  },
-  lastActivity: '2025-03-01T10:05:00.000Z',
-  attendees: [],
-});
-
 describe('StaffFramePage', () => {
   it('frames the screen: title, server, breadcrumb back to the dashboard and the server', async () => {
     backend(details());
-    open('tickets');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Tickets' })).toBeTruthy();
+    open('premium');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Premium' })).toBeTruthy();
     const crumbs = within(screen.getByRole('navigation', { name: 'Breadcrumb' }));
     expect(crumbs.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/');
     expect(crumbs.getByRole('link', { name: 'Analytical Engine' }).getAttribute('href')).toBe(`/staff/${SERVER}`);
-    expect(crumbs.getByText('Tickets').getAttribute('aria-current')).toBe('page');
+    expect(crumbs.getByText('Premium').getAttribute('aria-current')).toBe('page');
     expect(await screen.findByText('Free · level 0')).toBeTruthy();
-  });
-
-  it('tickets: a 404 is "No tickets yet"', async () => {
-    backend(details());
-    open('tickets');
-    expect(await screen.findByText('No tickets yet')).toBeTruthy();
-    expect(screen.queryByText(/Showing page/)).toBeNull();
-  });
-
-  it('tickets: lists them in the frame, on the page of the address', async () => {
-    const { calls } = backend(details(), {
-      [`/api/support/servers/${SERVER}/tickets`]: () => json({ page: 2, maxPage: 3, elements: [ticketItem(7)] }),
-    });
-    open('tickets', `/staff/${SERVER}/tickets?page=2`);
-    expect(await screen.findByText('Showing page 2 of 3')).toBeTruthy();
-    const table = screen.getByRole('table');
-    // The ticket opens with the list's query, so the way back shows the same page.
-    expect(within(table).getByRole('link', { name: 'ticket-7' }).getAttribute('href')).toBe(
-      `/staff/${SERVER}/tickets/t7?page=2`,
-    );
-    expect(within(table).getByText('#7')).toBeTruthy();
-    expect(within(table).getByText('Charles Babbage')).toBeTruthy();
-    expect(within(table).getByText('Ada Lovelace')).toBeTruthy();
-    expect(within(table).getByText('My invoice is wrong')).toBeTruthy();
-    expect(calls.some((call) => call.url === `/api/support/servers/${SERVER}/tickets?Page=2&Amount=25`)).toBe(true);
-  });
-
-  it("tickets: another failure is 'Error loading tickets'", async () => {
-    backend(details(), {
-      [`/api/support/servers/${SERVER}/tickets`]: () =>
-        json({ statusCode: 403, error: 'Forbidden', code: 'forbidden', message: 'no' }, { status: 403 }),
-    });
-    open('tickets');
-    expect(await screen.findByText('Error loading tickets')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
-  });
-
-  it("a ticket the user may not see says so (SPEC §8)", async () => {
-    backend(details(), {
-      [`/api/support/servers/${SERVER}/tickets/t1`]: () =>
-        json({ statusCode: 403, error: 'Forbidden', code: 'forbidden', message: 'no' }, { status: 403 }),
-    });
-    open('ticket');
-    expect(await screen.findByText("You don't have permission to view this ticket.")).toBeTruthy();
   });
 
   it('premium: the plans with their prices, the server’s own highlighted', async () => {
@@ -178,11 +106,11 @@ describe('StaffFramePage', () => {
         ? json({ inviteUrl: 'https://discord.example/oauth2/authorize?client_id=1&scope=bot' })
         : notFound(),
     );
-    open('tickets');
+    open('premium');
     expect(await screen.findByText('The bot is not on this server')).toBeTruthy();
     const link = await screen.findByRole('link', { name: 'Begin setup' });
     expect(new URL(link.getAttribute('href') ?? '').searchParams.get('guild_id')).toBe(SERVER);
-    expect(screen.queryByText('No tickets yet')).toBeNull();
+    expect(screen.queryByText('Current plan')).toBeNull();
   });
 
   it('never says "coming soon"', async () => {

@@ -1,23 +1,20 @@
 import { Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useParams } from 'react-router';
+import { BotMissing } from '@/components/bot-missing';
 import { LoadError } from '@/components/load-error';
-import { useServerTicket } from '@/features/tickets/api/get-server-ticket';
+import { type Crumb, StaffPageHeader } from '@/components/staff-page-header';
 import { paths, type StaffSection } from '@/lib/routes';
-import { type CurrentServer, useCurrentServer } from '../hooks/use-current-server';
-import { BotMissing } from './bot-missing';
+import { type CurrentServer, useCurrentServer } from '@/lib/use-current-server';
 import { PremiumResultSection } from './sections/premium-result-section';
 import { PremiumSection } from './sections/premium-section';
-import { TicketsSection } from './sections/tickets-section';
 import { WhitelabelSection } from './sections/whitelabel-section';
-import { type Crumb, StaffPageHeader } from './staff-page-header';
 
 /**
- * One per route of the staff frame (see app/router.tsx). Settings, a subject's settings and the
- * panels have screens of their own (features/settings, features/panels).
+ * One per route of the staff frame (see app/router.tsx). Settings, a subject's settings, the
+ * panels and the tickets have screens of their own (features/settings, features/panels, features/tickets).
  */
-export type StaffFrameSection = Exclude<StaffSection, 'settings' | 'subject' | 'panels'>;
+export type StaffFrameSection = Exclude<StaffSection, 'settings' | 'subject' | 'panels' | 'tickets' | 'ticket'>;
 
 /**
  * The frame of every staff-mode screen below the server's home: title, server, breadcrumb, and
@@ -34,25 +31,12 @@ export function StaffFramePage({ section }: { section: StaffFrameSection }) {
   ) : null;
   const blocked = current.notFound;
 
-  switch (section) {
-    case 'tickets':
-    case 'ticket':
-      // One frame for the list and its tickets, so the list stays as it was while a ticket is open.
-      return <TicketsFrame current={current} notice={notice} blocked={blocked} />;
-    default:
-      return (
-        <Frame current={current} title={t(`staff.sections.${section}`)} trail={trailOf(section, current.serverId, t('staff.sections.premium'))}>
-          {notice}
-          {!blocked && <SectionBody section={section} current={current} />}
-        </Frame>
-      );
-  }
-}
-
-interface RecordFrameProps {
-  current: CurrentServer;
-  notice: ReactNode;
-  blocked: boolean;
+  return (
+    <Frame current={current} title={t(`staff.sections.${section}`)} trail={trailOf(section, current.serverId, t('staff.sections.premium'))}>
+      {notice}
+      {!blocked && <SectionBody section={section} current={current} />}
+    </Frame>
+  );
 }
 
 /** The premium result pages sit below Premium. */
@@ -85,35 +69,5 @@ function SectionBody({ section, current }: { section: StaffFrameSection; current
       return <PremiumResultSection serverId={serverId} result="success" />;
     case 'premiumUpdateSuccess':
       return <PremiumResultSection serverId={serverId} result="updateSuccess" />;
-    case 'tickets':
-    case 'ticket':
-      // Rendered by their own frame, which loads the ticket the title names.
-      return null;
   }
-}
-
-/**
- * `/staff/:serverId/tickets` and `/staff/:serverId/tickets/:ticketId`: the list, and a ticket titled
- * with its number once it is known. The way back to the list keeps the list's query.
- */
-function TicketsFrame({ current, notice, blocked }: RecordFrameProps) {
-  const { t } = useTranslation();
-  const { ticketId } = useParams();
-  const location = useLocation();
-  const query = useServerTicket(blocked ? '' : current.serverId, ticketId);
-  const title = !ticketId
-    ? t('staff.sections.tickets')
-    : query.data
-      ? t('tickets.numbered', { number: query.data.number })
-      : t('staff.sections.ticket');
-  return (
-    <Frame
-      current={current}
-      title={title}
-      trail={ticketId ? [{ label: t('staff.sections.tickets'), to: paths.tickets(current.serverId) + location.search }] : []}
-    >
-      {notice}
-      {!blocked && <TicketsSection serverId={current.serverId} ticketId={ticketId} ticket={query} />}
-    </Frame>
-  );
 }

@@ -39,6 +39,18 @@ function open() {
 const panel = (title: string) => within(screen.getByRole('region', { name: title }));
 const days = (counts: number[]) =>
   counts.map((count, index) => ({ date: `2025-03-0${index + 1}`, count }));
+const noItems = () => json({ page: 1, maxPage: 0, elements: [] });
+
+/** What the stats calls answer for a server where nothing has happened yet. */
+const NOTHING_YET: Record<string, () => Response> = {
+  [`${STATS}/top/simple`]: () => json({ activeTickets: 0, totalTickets: 0, totalMessages: 0 }),
+  [`${STATS}/daily/tickets`]: () => json(days([0, 0, 0])),
+  [`${STATS}/daily/messages`]: () => json(days([0, 0, 0])),
+  [`${STATS}/daily/response-time`]: () => json(days([0, 0, 0])),
+  [`${STATS}/top/subjects`]: noItems,
+  [`${STATS}/top/supporters`]: noItems,
+  [`/api/files/servers/${SERVER}/stats`]: () => json({ spaceUsed: 0, subjects: [] }),
+};
 
 describe('StaffHomePage', () => {
   it('heads the page with the server and its plan', async () => {
@@ -49,21 +61,28 @@ describe('StaffHomePage', () => {
     expect(screen.getByText('Server dashboard')).toBeTruthy();
   });
 
-  it('shows each panel’s honest empty state while the stats calls answer 404', async () => {
-    backend();
+  it('shows each panel’s honest empty state for a server with nothing yet', async () => {
+    backend(NOTHING_YET);
     open();
     await waitFor(() => expect(document.querySelectorAll('[data-empty]')).toHaveLength(8));
     expect(panel('Overview').getByText('No tickets yet')).toBeTruthy();
-    expect(panel('Tickets per day').getByText('No tickets yet')).toBeTruthy();
-    expect(panel('Ticket messages').getByText('No messages yet')).toBeTruthy();
-    expect(panel('Average response time').getByText('No answered tickets yet')).toBeTruthy();
-    expect(panel('Top subjects').getByText('No tickets yet')).toBeTruthy();
+    expect(panel('Tickets per day').getByText('No tickets in the last 7 days')).toBeTruthy();
+    expect(panel('Ticket messages').getByText('No messages in the last 7 days')).toBeTruthy();
+    expect(panel('Average response time').getByText('No tickets answered in the last 7 days')).toBeTruthy();
+    expect(panel('Top subjects').getByText('No tickets in the last 7 days')).toBeTruthy();
     expect(panel('Top supporters').getByText('No tickets handled yet')).toBeTruthy();
     expect(panel('Popular subjects').getByText('No tickets yet')).toBeTruthy();
     expect(panel('Storage usage').getByText('No files stored yet')).toBeTruthy();
+    expect(screen.queryByText('Error loading stats')).toBeNull();
+  });
+
+  it("says 'Error loading stats' in every panel whose call answers 404, rather than an empty state", async () => {
+    backend();
+    open();
+    await waitFor(() => expect(screen.getAllByText('Error loading stats')).toHaveLength(8));
+    expect(document.querySelectorAll('[data-empty]')).toHaveLength(0);
     // No made-up numbers anywhere.
     expect(screen.queryByText(/^\d+$/)).toBeNull();
-    expect(screen.queryByText('Error loading stats')).toBeNull();
   });
 
   it('draws the data it gets, and the period toggle asks for the other range', async () => {
@@ -106,6 +125,7 @@ describe('StaffHomePage', () => {
 
   it("says 'Error loading stats' in the panel whose call failed, and only there", async () => {
     backend({
+      ...NOTHING_YET,
       [`${STATS}/top/simple`]: () =>
         json({ statusCode: 403, error: 'Forbidden', code: 'forbidden', message: 'no' }, { status: 403 }),
     });

@@ -2,8 +2,11 @@ import { Avatar, Group, Progress, SegmentedControl, SimpleGrid, Stack, Text } fr
 import type { DailyCount } from '@ticket/contracts';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BotMissing } from '@/components/bot-missing';
 import { useFormatters } from '@/components/formatters';
 import { LoadError } from '@/components/load-error';
+import { StaffPageHeader } from '@/components/staff-page-header';
+import { type CurrentServer, useCurrentServer } from '@/lib/use-current-server';
 import { useDailyMessageStats } from '../api/get-daily-message-stats';
 import { useDailyResponseTimeStats } from '../api/get-daily-response-time-stats';
 import { useDailyTicketStats } from '../api/get-daily-ticket-stats';
@@ -11,11 +14,8 @@ import { useStorageStats } from '../api/get-storage-stats';
 import { useTopSimpleStats } from '../api/get-top-simple-stats';
 import { useTopSubjects } from '../api/get-top-subjects';
 import { useTopSupporters } from '../api/get-top-supporters';
-import { type CurrentServer, useCurrentServer } from '../hooks/use-current-server';
 import { PLANS } from '../plans';
 import { rangeDates, type StatsRange } from '../stats-range';
-import { BotMissing } from './bot-missing';
-import { StaffPageHeader } from './staff-page-header';
 import { BarList } from './stats/bar-list';
 import { DailyBarChart } from './stats/daily-bar-chart';
 import { StatsPanel, type StatsPanelProps } from './stats/stats-panel';
@@ -62,7 +62,13 @@ function Stats({ current }: { current: CurrentServer }) {
 
   return (
     <Stack gap="lg">
-      <StatsPanel title={t('staff.stats.overview')} query={simple} emptyText={t('staff.stats.noTickets')} height={80}>
+      <StatsPanel
+        title={t('staff.stats.overview')}
+        query={simple}
+        isQuiet={(data) => data.totalTickets === 0}
+        emptyText={t('staff.stats.noTickets')}
+        height={80}
+      >
         {(data) => (
           <SimpleGrid component="dl" cols={{ base: 1, xs: 3 }} m={0}>
             {(
@@ -104,24 +110,21 @@ function Stats({ current }: { current: CurrentServer }) {
         <DailyStatsPanel
           title={t('staff.stats.ticketsPerDay')}
           query={tickets}
-          emptyText={t('staff.stats.noTickets')}
-          quietText={t('staff.stats.noTicketsInPeriod', { period })}
+          emptyText={t('staff.stats.noTicketsInPeriod', { period })}
           summary={(data) => t('staff.stats.ticketsTotal', { count: sum(data), period })}
           formatValue={format.number}
         />
         <DailyStatsPanel
           title={t('staff.stats.messagesPerDay')}
           query={messages}
-          emptyText={t('staff.stats.noMessages')}
-          quietText={t('staff.stats.noMessagesInPeriod', { period })}
+          emptyText={t('staff.stats.noMessagesInPeriod', { period })}
           summary={(data) => t('staff.stats.messagesTotal', { count: sum(data), period })}
           formatValue={format.number}
         />
         <DailyStatsPanel
           title={t('staff.stats.responseTime')}
           query={responseTimes}
-          emptyText={t('staff.stats.noAnswers')}
-          quietText={t('staff.stats.noAnswersInPeriod', { period })}
+          emptyText={t('staff.stats.noAnswersInPeriod', { period })}
           summary={(data) => {
             const answered = data.filter((point) => point.count > 0);
             return t('staff.stats.responseTimeMean', { duration: format.duration(sum(answered) / answered.length), period });
@@ -131,9 +134,8 @@ function Stats({ current }: { current: CurrentServer }) {
         <StatsPanel
           title={t('staff.stats.topSubjects')}
           query={topSubjects}
-          emptyText={t('staff.stats.noTickets')}
           isQuiet={(page) => page.elements.length === 0}
-          quietText={t('staff.stats.noTicketsInPeriod', { period })}
+          emptyText={t('staff.stats.noTicketsInPeriod', { period })}
         >
           {(page) => (
             <BarList
@@ -239,15 +241,14 @@ function DailyStatsPanel({
   title,
   query,
   emptyText,
-  quietText,
   summary,
   formatValue,
-}: Pick<StatsPanelProps<DailyCount[]>, 'title' | 'query' | 'emptyText' | 'quietText'> & {
+}: Pick<StatsPanelProps<DailyCount[]>, 'title' | 'query' | 'emptyText'> & {
   summary: (data: DailyCount[]) => string;
   formatValue: (value: number) => string;
 }) {
   return (
-    <StatsPanel title={title} query={query} emptyText={emptyText} isQuiet={allZero} quietText={quietText}>
+    <StatsPanel title={title} query={query} emptyText={emptyText} isQuiet={allZero}>
       {(data) => (
         <>
           <Text size="sm" c="dimmed">

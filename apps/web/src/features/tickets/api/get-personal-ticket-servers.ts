@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TicketServer } from '@ticket/contracts';
-import { whenNotFound } from '@/features/staff/api/when-not-found';
 import { getApi } from '@/lib/api';
 import { ticketKeys } from './keys';
 
@@ -9,8 +8,8 @@ const AMOUNT = 100;
 
 /** The servers the caller has tickets on, for the personal list's server filter. */
 export const getPersonalTicketServers = async (signal?: AbortSignal): Promise<TicketServer[]> => {
-  const page = await whenNotFound(getApi().support.getPersonalTicketServers({ query: { Page: 1, Amount: AMOUNT } }, { signal }), null);
-  return page?.elements ?? [];
+  const page = await getApi().support.getPersonalTicketServers({ query: { Page: 1, Amount: AMOUNT } }, { signal });
+  return page.elements;
 };
 
 export const personalTicketServersQueryOptions = () =>

@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TicketSubject } from '@ticket/contracts';
-import { whenNotFound } from '@/features/staff/api/when-not-found';
 import { getApi } from '@/lib/api';
 import { ticketKeys } from './keys';
 
@@ -8,11 +7,8 @@ const AMOUNT = 100;
 
 /** The subjects of one server that the caller has tickets in, for the personal list's subject filter. */
 export const getPersonalTicketSubjects = async (serverId: string, signal?: AbortSignal): Promise<TicketSubject[]> => {
-  const page = await whenNotFound(
-    getApi().support.getPersonalTicketSubjects({ params: { serverId }, query: { Page: 1, Amount: AMOUNT } }, { signal }),
-    null,
-  );
-  return page?.elements ?? [];
+  const page = await getApi().support.getPersonalTicketSubjects({ params: { serverId }, query: { Page: 1, Amount: AMOUNT } }, { signal });
+  return page.elements;
 };
 
 export const personalTicketSubjectsQueryOptions = (serverId: string) =>

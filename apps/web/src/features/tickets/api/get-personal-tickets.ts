@@ -1,7 +1,6 @@
-import { whenNotFound } from '@/features/staff/api/when-not-found';
 import { getApi } from '@/lib/api';
-import { NO_TICKETS, type TicketFilters, type TicketPage } from './get-server-tickets';
+import type { TicketFilters, TicketPage } from '@/lib/queries/get-server-tickets';
 
-/** The caller's tickets across servers; none yet when the call answers 404. */
+/** The caller's tickets across servers. */
 export const getPersonalTickets = (filters: TicketFilters, signal?: AbortSignal): Promise<TicketPage> =>
-  whenNotFound(getApi().support.getPersonalTickets({ query: filters }, { signal }), NO_TICKETS);
+  getApi().support.getPersonalTickets({ query: filters }, { signal });

@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SubjectShort } from '@ticket/contracts';
-import { whenNotFound } from '@/features/staff/api/when-not-found';
 import { getApi } from '@/lib/api';
 import { ticketKeys } from './keys';
 
@@ -9,11 +8,8 @@ const AMOUNT = 100;
 
 /** The server's subjects for the staff list's subject filter, deleted ones included: old tickets keep theirs. */
 export const getSupportSubjects = async (serverId: string, signal?: AbortSignal): Promise<SubjectShort[]> => {
-  const page = await whenNotFound(
-    getApi().support.getSupportSubjects({ params: { serverId }, query: { Page: 1, Amount: AMOUNT } }, { signal }),
-    null,
-  );
-  return page?.elements ?? [];
+  const page = await getApi().support.getSupportSubjects({ params: { serverId }, query: { Page: 1, Amount: AMOUNT } }, { signal });
+  return page.elements;
 };
 
 export const supportSubjectsQueryOptions = (serverId: string) =>

@@ -1,12 +1,11 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { TicketFile } from '@ticket/contracts';
-import { whenNotFound } from '@/features/staff/api/when-not-found';
 import { getApi } from '@/lib/api';
 import { ticketKeys } from './keys';
 
-/** The files stored for one ticket; none when it has none (404). */
+/** The files stored for one ticket. */
 export const getTicketFiles = (serverId: string, ticketId: string, signal?: AbortSignal): Promise<TicketFile[]> =>
-  whenNotFound(getApi().files.getTicketFiles({ params: { serverId, ticketId } }, { signal }), []);
+  getApi().files.getTicketFiles({ params: { serverId, ticketId } }, { signal });
 
 /** `attachments` is how many the ticket's messages carry: when it grows, the files are read again. */
 export const ticketFilesQueryOptions = (serverId: string, ticketId: string, attachments: number) =>

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { getServerTickets } from '@/lib/queries/get-server-tickets';
 import { searchTextOf, type TicketListParams, toTicketQuery } from '../lib/list-params';
 import { type TicketScope } from '../lib/ticket-scope';
 import { getPersonalTickets } from './get-personal-tickets';
-import { getServerTickets } from './get-server-tickets';
 import { ticketKeys } from './keys';
 import { searchPersonalTickets } from './search-personal-tickets';
 import { searchServerTickets } from './search-server-tickets';

@@ -1,4 +1,5 @@
 import type { TicketListQuery } from '@ticket/contracts';
+import { serverTicketListKey, serverTicketListsKey } from '@/lib/queries/get-server-tickets';
 
 type ListQuery = Partial<TicketListQuery>;
 
@@ -8,9 +9,8 @@ type ListQuery = Partial<TicketListQuery>;
  * `['support', 'personal']`.
  */
 export const ticketKeys = {
-  serverLists: (serverId: string) => ['support', serverId, 'tickets'] as const,
-  serverList: (serverId: string, query: ListQuery, text: string | null = null) =>
-    ['support', serverId, 'tickets', query, text] as const,
+  serverLists: serverTicketListsKey,
+  serverList: serverTicketListKey,
   serverTicket: (serverId: string, ticketId: string) => ['support', serverId, 'ticket', ticketId] as const,
   supportSubjects: (serverId: string) => ['support', serverId, 'subjects'] as const,
   personalLists: () => ['support', 'personal', 'tickets'] as const,

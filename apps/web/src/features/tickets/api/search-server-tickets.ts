@@ -1,6 +1,5 @@
-import { whenNotFound } from '@/features/staff/api/when-not-found';
 import { getApi } from '@/lib/api';
-import { NO_TICKETS, type TicketFilters, type TicketPage } from './get-server-tickets';
+import type { TicketFilters, TicketPage } from '@/lib/queries/get-server-tickets';
 
 /** Full-text search in the server's tickets; each item carries the stretches of text that matched. */
 export const searchServerTickets = (
@@ -9,4 +8,4 @@ export const searchServerTickets = (
   text: string,
   signal?: AbortSignal,
 ): Promise<TicketPage> =>
-  whenNotFound(getApi().support.searchServerTickets({ params: { serverId }, query: filters, body: { text } }, { signal }), NO_TICKETS);
+  getApi().support.searchServerTickets({ params: { serverId }, query: filters, body: { text } }, { signal });

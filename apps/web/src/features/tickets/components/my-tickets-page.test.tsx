@@ -32,11 +32,18 @@ function open(path: string, answer: (request: Recorded) => Response) {
 }
 
 describe('MyTicketsPage', () => {
-  it('says "You have no tickets yet" when the call answers 404', async () => {
-    open('/tickets', notFound);
+  it('says "You have no tickets yet" when the list is empty', async () => {
+    open('/tickets', () => json({ page: 1, maxPage: 0, elements: [] }));
     expect(await screen.findByRole('heading', { level: 1, name: 'My Tickets' })).toBeTruthy();
     expect(await screen.findByText('You have no tickets yet')).toBeTruthy();
     expect(screen.queryByText('Error loading tickets')).toBeNull();
+  });
+
+  it("says 'Error loading tickets' when the call answers 404, rather than an empty list", async () => {
+    open('/tickets', notFound);
+    expect(await screen.findByText('Error loading tickets')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(screen.queryByText('You have no tickets yet')).toBeNull();
   });
 
   it("says 'Error loading tickets' on another failure", async () => {

@@ -1,12 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { StaffFramePage } from '@/features/staff/components/staff-frame-page';
 import { json } from '@/test/fetch';
 import { testUser } from '@/test/fixtures';
 import { renderPage, signIn } from '@/test/render-page';
 import { ADA, backend, CHARLES, errorBody, makeListItem, makeTicket, MARY, page, queryOf, SERVER } from '../test/fixtures';
 import { MyTicketsPage } from './my-tickets-page';
+import { ServerTicketsPage } from './server-tickets-page';
 
 const LIST = `/api/support/servers/${SERVER}/tickets`;
 const SEARCH = `/api/support/servers/${SERVER}/search`;
@@ -32,7 +32,7 @@ beforeAll(() => {
 
 function openStaff(path = `/staff/${SERVER}/tickets`) {
   signIn(testUser());
-  return renderPage(<StaffFramePage section="tickets" />, { pattern: '/staff/:serverId/tickets/:ticketId?', path });
+  return renderPage(<ServerTicketsPage />, { pattern: '/staff/:serverId/tickets/:ticketId?', path });
 }
 
 function openPersonal(path = '/tickets') {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { i18n } from '@/lib/i18n';
 import { startApi } from '@/test/render';
 import { ADA, makeMessage, makeTicket } from '../test/fixtures';
-import { escapeHtml, exportFileName, transcriptHtml, transcriptJson } from './transcript';
+import { escapeHtml, exportFileName, transcriptHtml, transcriptJson, withFreshFiles } from './transcript';
 
 beforeAll(startApi);
 
@@ -59,6 +59,32 @@ describe('the transcript', () => {
     expect(html).toContain('&lt;🎉&gt; 3');
     expect(html).toContain('--embed: #00ff00');
     expect(html).toContain(`default-src 'none'`);
+  });
+
+  it('links the stored files with the tokens listed at export; one no longer listed links the platform’s copy', () => {
+    const file = (fileId: string, name: string, token: string) => ({ ticketId: 't1', fileId, name, size: 3, token, blurHash: null, width: null, height: null });
+    const ticket = makeTicket({
+      messages: [
+        makeMessage({
+          message: {
+            content: 'two files',
+            embeds: [],
+            mentions: [],
+            attachments: [
+              { id: '1', filename: 'a.png', url: 'https://cdn.discordapp.com/a/1/a.png', size: 3, contentType: 'image/png' },
+              { id: '2', filename: 'b.txt', url: 'https://cdn.discordapp.com/a/2/b.txt', size: 3, contentType: null },
+            ],
+          },
+          files: [file('f1', 'a.png', 'loaded-1'), file('f2', 'b.txt', 'loaded-2')],
+        }),
+      ],
+    });
+    const html = transcriptHtml(withFreshFiles(ticket, [file('f1', 'a.png', 'fresh-1')]), context());
+    expect(html).toContain('<a href="https://dashboard.example/api/files/files/f1/a.png?token=fresh-1" rel="noopener noreferrer"><img src="https://dashboard.example/api/files/files/f1/a.png?token=fresh-1"');
+    expect(html).toContain('<a href="https://cdn.discordapp.com/a/2/b.txt" rel="noopener noreferrer">b.txt');
+    expect(html).not.toContain('loaded-');
+    // The ticket as loaded is left as it was.
+    expect(ticket.messages[0]!.files.map((f) => f.token)).toEqual(['loaded-1', 'loaded-2']);
   });
 
   it('names the files after the ticket, and the JSON is the ticket', () => {

@@ -1,4 +1,4 @@
-import type { Ticket, TicketMessage } from '@ticket/contracts';
+import type { Ticket, TicketFile, TicketMessage } from '@ticket/contracts';
 import type { TFunction } from 'i18next';
 import { safeHref } from '@/components/markdown/markdown';
 import { emojiText } from '@/lib/emoji';
@@ -15,6 +15,22 @@ export function exportFileName(ticket: Pick<Ticket, 'number' | 'name'>, extensio
   return `ticket-${ticket.number}${name ? `-${name}` : ''}.${extension}`;
 }
 
+/**
+ * The ticket with its stored files as the files service lists them now (`getTicketFiles`): their
+ * download tokens expire, so an export takes fresh ones rather than those of when the ticket was
+ * loaded. A file no longer listed keeps its name and size, without a token.
+ */
+export function withFreshFiles(ticket: Ticket, files: TicketFile[]): Ticket {
+  const fresh = new Map(files.map((file) => [file.fileId, file]));
+  return {
+    ...ticket,
+    messages: ticket.messages.map((message) => ({
+      ...message,
+      files: message.files.map(({ token: _stale, ...file }) => fresh.get(file.fileId) ?? file),
+    })),
+  };
+}
+
 /** The ticket as loaded, for other tools: the shape of the API's `Ticket`. */
 export const transcriptJson = (ticket: Ticket): string => `${JSON.stringify(ticket, null, 2)}\n`;
 
@@ -25,7 +41,11 @@ export interface TranscriptContext {
   dir: 'ltr' | 'rtl';
   formatDate: (iso: string) => string;
   formatBytes: (bytes: number) => string;
-  /** Where the page is, so the file links of the transcript still work once it is saved elsewhere. */
+  /**
+   * Where the page is, so the file links of the transcript work once it is saved elsewhere: for as
+   * long as their download tokens do (see `withFreshFiles`), after which the files open from the
+   * dashboard again.
+   */
   origin: string;
 }
 

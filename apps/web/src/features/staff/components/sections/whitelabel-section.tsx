@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { LoadError } from '@/components/load-error';
 import { LoadingBlock } from '@/components/loading-block';
+import { useWhitelabel } from '@/lib/queries/get-whitelabel';
 import { paths } from '@/lib/routes';
-import { useWhitelabel } from '../../api/get-whitelabel';
-import type { CurrentServer } from '../../hooks/use-current-server';
+import type { CurrentServer } from '@/lib/use-current-server';
 
 const statusColors: Record<WhitelabelStatus, string> = {
   NotRunning: 'gray',

@@ -1,13 +1,15 @@
 import { Button, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Ticket } from '@ticket/contracts';
+import type { Ticket, TicketFile } from '@ticket/contracts';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFormatters } from '@/components/formatters';
 import { DownloadIcon, TrashIcon } from '@/components/screen-icons';
 import { directionOf } from '@/lib/i18n';
 import { confirm, notifyError, notifySuccess } from '@/lib/notify';
 import { forgetTicket, useDeleteTicket } from '../../api/delete-ticket';
-import { downloadFile, exportFileName, transcriptHtml, transcriptJson } from '../../lib/transcript';
+import { getTicketFiles } from '../../api/get-ticket-files';
+import { downloadFile, exportFileName, transcriptHtml, transcriptJson, withFreshFiles } from '../../lib/transcript';
 
 interface TicketActionsProps {
   ticket: Ticket;
@@ -23,11 +25,24 @@ export function TicketActions({ ticket, canDelete, onDeleted }: TicketActionsPro
   const format = useFormatters();
   const queryClient = useQueryClient();
   const remove = useDeleteTicket();
+  const [exporting, setExporting] = useState(false);
 
-  const exportHtml = () =>
+  // The links of the transcript carry download tokens, which expire: it asks for the files now, so
+  // they open for a token's lifetime counted from the export, not from when the ticket was loaded.
+  const exportHtml = async () => {
+    setExporting(true);
+    let files: TicketFile[];
+    try {
+      files = await getTicketFiles(ticket.server.serverId, ticket.ticketId);
+    } catch {
+      notifyError(t('tickets.loadFailed'));
+      return;
+    } finally {
+      setExporting(false);
+    }
     downloadFile(
       exportFileName(ticket, 'html'),
-      transcriptHtml(ticket, {
+      transcriptHtml(withFreshFiles(ticket, files), {
         t,
         locale: i18n.language,
         dir: directionOf(i18n.language),
@@ -37,6 +52,7 @@ export function TicketActions({ ticket, canDelete, onDeleted }: TicketActionsPro
       }),
       'text/html;charset=utf-8',
     );
+  };
   const exportJson = () => downloadFile(exportFileName(ticket, 'json'), transcriptJson(ticket), 'application/json;charset=utf-8');
 
   const deleteTicket = async () => {
@@ -59,7 +75,7 @@ export function TicketActions({ ticket, canDelete, onDeleted }: TicketActionsPro
 
   return (
     <Group gap="xs" role="group" aria-label={t('tickets.view.actions')}>
-      <Button variant="default" size="xs" leftSection={<DownloadIcon size={14} />} onClick={exportHtml}>
+      <Button variant="default" size="xs" leftSection={<DownloadIcon size={14} />} loading={exporting} onClick={() => void exportHtml()}>
         {t('tickets.view.exportHtml')}
       </Button>
       <Button variant="default" size="xs" leftSection={<DownloadIcon size={14} />} onClick={exportJson}>

@@ -2,13 +2,13 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Ticket } from '@ticket/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { StaffFramePage } from '@/features/staff/components/staff-frame-page';
 import { json } from '@/test/fetch';
 import { testUser } from '@/test/fixtures';
 import { renderPage, signIn } from '@/test/render-page';
-import { ADA, backend, CHARLES, errorBody, makeMessage, makeTicket, MARY, SERVER } from '../../test/fixtures';
 import { LIVE_REFRESH_MS } from '../../api/live-ticket';
+import { ADA, backend, CHARLES, errorBody, makeMessage, makeTicket, MARY, SERVER } from '../../test/fixtures';
 import { MyTicketsPage } from '../my-tickets-page';
+import { ServerTicketsPage } from '../server-tickets-page';
 
 const TICKET = `/api/support/servers/${SERVER}/tickets/t1`;
 const FILES = `/api/files/files/servers/${SERVER}/tickets/t1`;
@@ -68,7 +68,8 @@ function staffBackend(ticket: () => Ticket | Response = fullTicket) {
       return answer instanceof Response ? answer : json(answer);
     },
     [`DELETE ${TICKET}`]: () => new Response(null, { status: 204 }),
-    [FILES]: () => json([{ ticketId: 't1', fileId: 'f1', name: 'screenshot.png', size: 1_048_576, blurHash: null, width: null, height: null }]),
+    // The files as listed now: with tokens fresher than those the ticket was loaded with.
+    [FILES]: () => json([{ ticketId: 't1', fileId: 'f1', name: 'screenshot.png', size: 1_048_576, token: 'fresh-f1', blurHash: null, width: null, height: null }]),
     'POST /api/server/users': () => json([{ id: MARY, name: 'Mary Somerville', avatarUrl: null, color: null }]),
     [`/api/server/servers/${SERVER}/channels`]: () => json([{ id: '300000000000000001', name: 'billing-help', type: 0, parent_id: null, position: 0 }]),
     [`/api/server/servers/${SERVER}/roles`]: () => json([{ id: '300000000000000002', name: 'Moderators', permissions: '0', color: 0x3498db, position: 1 }]),
@@ -77,7 +78,7 @@ function staffBackend(ticket: () => Ticket | Response = fullTicket) {
 
 function openStaffTicket(path = `/staff/${SERVER}/tickets/t1`) {
   signIn(testUser());
-  return renderPage(<StaffFramePage section="ticket" />, { pattern: '/staff/:serverId/tickets/:ticketId?', path });
+  return renderPage(<ServerTicketsPage />, { pattern: '/staff/:serverId/tickets/:ticketId?', path });
 }
 
 /** What assistive technology reads of an element: its text without the parts hidden from it (avatars' initials). */
@@ -210,7 +211,7 @@ describe('the ticket view', { timeout: 20_000 }, () => {
     expect(screen.queryByText('Live')).toBeNull();
   });
 
-  it('exports the loaded ticket as a self-contained HTML transcript and as JSON', async () => {
+  it('exports the loaded ticket as a self-contained HTML transcript, its file links with fresh tokens, and as JSON', async () => {
     const user = userEvent.setup({ delay: null });
     const blobs: Blob[] = [];
     const createObjectURL = vi.fn((blob: Blob) => {
@@ -227,7 +228,7 @@ describe('the ticket view', { timeout: 20_000 }, () => {
     await screen.findByRole('heading', { level: 2, name: '#12 invoice-wrong' });
 
     await user.click(screen.getByRole('button', { name: 'Export HTML' }));
-    expect(downloads).toEqual(['ticket-12-invoice-wrong.html']);
+    await waitFor(() => expect(downloads).toEqual(['ticket-12-invoice-wrong.html']));
     const html = await blobs[0]!.text();
     expect(blobs[0]!.type).toBe('text/html;charset=utf-8');
     expect(html).toContain('<title>Ticket #12: invoice-wrong</title>');
@@ -235,7 +236,9 @@ describe('the ticket view', { timeout: 20_000 }, () => {
     expect(html).toContain('**Hello** @Ada Lovelace, my invoice is wrong. &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toContain('<script');
     expect(html).toContain('<dt>Order number?</dt><dd>A-1234</dd>');
-    expect(html).toContain('href="http://localhost:3000/api/files/files/f1/screenshot.png?token=tok-f1"'.replace('http://localhost:3000', window.location.origin));
+    // Download tokens expire: the links carry those the files service hands out at export, not those loaded with the ticket.
+    expect(html).toContain(`href="${window.location.origin}/api/files/files/f1/screenshot.png?token=fresh-f1"`);
+    expect(html).not.toContain('tok-f1');
     expect(html).toContain('Lookin into it');
     expect(html).toContain('Deleted ');
     expect(html).toContain('👍 2');

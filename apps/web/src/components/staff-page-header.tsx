@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DocumentTitle } from '@/components/document-title';
 import { paths } from '@/lib/routes';
-import type { CurrentServer } from '../hooks/use-current-server';
+import type { CurrentServer } from '@/lib/use-current-server';
 import { PlanBadge } from './plan-badge';
 
 export interface Crumb {

@@ -1,8 +1,8 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useLoginConfig } from '@/features/auth/api/get-login-config';
-import { inviteUrlFor } from '@/features/servers/invite-url';
+import { inviteUrlFor } from '@/lib/invite-url';
+import { useLoginConfig } from '@/lib/queries/get-login-config';
 
 /** The server answered 404: the bot is not (or no longer) on it. Admins can add it right here. */
 export function BotMissing({ serverId, canInvite }: { serverId: string; canInvite: boolean }) {

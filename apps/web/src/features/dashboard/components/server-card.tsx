@@ -1,7 +1,7 @@
 import { Avatar, Button, Card, Group, Stack, Title } from '@mantine/core';
 import type { ServerRole } from '@ticket/contracts';
 import type { ReactNode } from 'react';
-import { RoleBadge } from './role-badge';
+import { RoleBadge } from '@/components/role-badge';
 
 interface ServerCardProps {
   serverId: string;

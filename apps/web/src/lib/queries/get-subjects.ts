@@ -1,14 +1,16 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Subject } from '@ticket/contracts';
 import { getApi } from '@/lib/api';
-import { settingsKeys } from './keys';
+
+/** Settings, the panels and the Dashboard's checklist read this one cached answer. */
+export const subjectsQueryKey = (serverId: string) => ['settings', serverId, 'subjects'] as const;
 
 export const getSubjects = (serverId: string, signal?: AbortSignal): Promise<Subject[]> =>
   getApi().settings.getSubjects({ params: { serverId } }, { signal });
 
 export const subjectsQueryOptions = (serverId: string) =>
   queryOptions({
-    queryKey: settingsKeys.subjects(serverId),
+    queryKey: subjectsQueryKey(serverId),
     queryFn: ({ signal }) => getSubjects(serverId, signal),
   });
 

@@ -1,8 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
 import type { PlanType, ServerDetails, ServerRole } from '@ticket/contracts';
-import { useServer } from '@/features/servers/api/get-server';
-import { isResponseError } from '@/lib/api';
-import { isAdminRole, isStaffRole, roleOf, useAuthStore } from '@/lib/auth-store';
-import { type PremiumLevel, useServerContext } from '@/lib/server-context';
+import { isResponseError } from './api';
+import { isAdminRole, isStaffRole, roleOf, useAuthStore } from './auth-store';
+import { type PremiumLevel, serverDetailsQueryOptions, useServerContext } from './server-context';
 
 export interface CurrentServer {
   serverId: string;
@@ -26,12 +26,12 @@ export interface CurrentServer {
 /**
  * The server of the `:serverId` route and the user's place on it, for the staff screens: the
  * shell's `useServerContext()` plus what a screen needs to show a failure (the error, a retry).
- * Both read the one cached answer of `getServer`.
+ * Both read the one cached answer of `getServer` (`serverDetailsQueryOptions`).
  */
 export function useCurrentServer(): CurrentServer {
   const context = useServerContext();
   const serverId = context.serverId ?? '';
-  const query = useServer(serverId);
+  const query = useQuery({ ...serverDetailsQueryOptions(serverId), enabled: serverId !== '' });
   // Staff mode takes roles from servers with the bot; a server the bot has just left may
   // still be listed as unjoined, and its admins can invite the bot again.
   const role = useAuthStore((state) => context.role ?? roleOf(state.user, serverId));
