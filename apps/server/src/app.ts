@@ -36,6 +36,7 @@ import { SupportService } from './services/support/service';
 import { TicketStats } from './services/support/stats';
 import { InteractionService } from './services/support/interactions';
 import { TicketDesk } from './services/support/ticket-desk';
+import { PlatformEvents } from './services/support/platform-events';
 
 export interface BuildOptions {
   /** An already open database (tests pass a fresh one); otherwise config.databaseUrl is opened. */
@@ -76,9 +77,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const files = new FilesService(database.db, createFileStorage(config), settings, resolver, config);
   const support = new SupportService(database.db, database.engine, platform, files);
   const desk = new TicketDesk(database.db, settings, support, platform, guilds, config);
+  const serverData = new ServerDataService(database.db, platform, resolver);
   const services: Services = {
     auth,
-    serverData: new ServerDataService(database.db, platform, resolver),
+    serverData,
     settings,
     panels: new PanelService(database.db, platform),
     support,
@@ -86,6 +88,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     files,
     interactions: new InteractionService(desk),
     desk,
+    events: new PlatformEvents(database.db, desk, {
+      botAdded: (serverId) => serverData.botAdded(serverId),
+      botRemoved: (serverId) => serverData.botRemoved(serverId),
+      channelsChanged: (serverId) => serverData.channelsChanged(serverId),
+      rolesChanged: async (serverId) => {
+        await serverData.rolesChanged(serverId, config.roleMaxAgeSeconds);
+        await auth.staleRoles(serverId);
+      },
+      memberChanged: async (serverId, userId) => {
+        await serverData.memberChanged(serverId, userId, config.roleMaxAgeSeconds);
+        await auth.staleRoles(serverId, userId);
+      },
+    }),
   };
 
   const app = Fastify({

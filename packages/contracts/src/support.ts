@@ -372,8 +372,36 @@ export type SubjectTicketCount = z.infer<typeof SubjectTicketCount>;
 // ---------------------------------------------------------------------------------------------
 
 const TicketParams = z.object({ serverId: Snowflake, ticketId: TicketId });
-const MessageParams = TicketParams.extend({ messageId: TicketMessageId });
+const MessageParams = TicketParams.extend({
+  messageId: TicketMessageId.describe('The message’s id, or the id of the platform message it mirrors (its externalId)'),
+});
 const pagedTickets = pagedResult(TicketListItem);
+
+// ---------------------------------------------------------------------------------------------
+// What the bot runtime reports from the platform's gateway
+// ---------------------------------------------------------------------------------------------
+
+const eventId = z.string().min(1).max(200).describe('Stable for the same platform event, so a report sent twice is done once');
+export const PlatformEvent = z.discriminatedUnion('type', [
+  z.object({ eventId, type: z.literal('memberLeft').describe('A member left the server, was kicked or banned'), userId: Snowflake }),
+  z.object({
+    eventId,
+    type: z.literal('channelDeleted').describe('A channel was deleted on the platform; a ticket in it closes'),
+    channelId: Snowflake,
+    deletedBy: Snowflake.nullable().describe('Who deleted it, from the server’s audit log; null when unknown'),
+  }),
+  z.object({ eventId, type: z.literal('botAdded').describe('The bot is in the server') }),
+  z.object({ eventId, type: z.literal('botRemoved').describe('The bot left or was removed from the server') }),
+  z.object({ eventId, type: z.literal('rolesChanged').describe('A role of the server was created, changed or deleted') }),
+  z.object({ eventId, type: z.literal('memberUpdated').describe('A member’s roles or name changed'), userId: Snowflake }),
+  z.object({ eventId, type: z.literal('channelsChanged').describe('A channel of the server was created, changed or deleted') }),
+]);
+export type PlatformEvent = z.infer<typeof PlatformEvent>;
+
+export const TicketChannels = z.object({
+  channels: z.array(z.object({ channelId: Snowflake, ticketId: TicketId, subjectId: SubjectId })).describe('Open tickets that have a channel'),
+});
+export type TicketChannels = z.infer<typeof TicketChannels>;
 
 export const supportCalls = {
   getSubjectTicketCount: defineCall({
@@ -389,6 +417,28 @@ export const supportCalls = {
     summary: 'Interactions endpoint of the platform; signed with X-Signature-Ed25519 and X-Signature-Timestamp',
     body: DiscordInteraction,
     response: InteractionResponse,
+  }),
+  handleGatewayInteraction: defineCall({
+    method: 'POST',
+    path: '/interactions',
+    summary: 'An interaction the bot runtime received over the gateway (platform operators); answers what POST /discord would',
+    body: DiscordInteraction,
+    response: InteractionResponse,
+  }),
+  reportPlatformEvent: defineCall({
+    method: 'POST',
+    path: '/servers/:serverId/events',
+    summary: 'Something that happened in the server, as the bot runtime saw it on the gateway (platform operators); a repeated eventId changes nothing',
+    params: ServerIdParams,
+    body: PlatformEvent,
+    response: null,
+  }),
+  getTicketChannels: defineCall({
+    method: 'GET',
+    path: '/servers/:serverId/ticket-channels',
+    summary: 'The channels of the server’s open tickets, which the bot runtime watches (platform operators)',
+    params: ServerIdParams,
+    response: TicketChannels,
   }),
   getPersonalTickets: defineCall({
     method: 'GET',

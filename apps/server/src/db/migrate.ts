@@ -13,6 +13,7 @@ import { serverSearchRangesMigration } from './migrations/0009-server-search-ran
 import { serverChangesMigration } from './migrations/0010-server-changes';
 import { staffMessagesMigration } from './migrations/0011-staff-messages';
 import { ticketPartsChangesMigration } from './migrations/0012-ticket-parts-changes';
+import { platformEventsMigration } from './migrations/0013-platform-events';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -28,6 +29,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0010-server-changes': serverChangesMigration,
   '0011-staff-messages': staffMessagesMigration,
   '0012-ticket-parts-changes': ticketPartsChangesMigration,
+  '0013-platform-events': platformEventsMigration,
 };
 
 /**

@@ -250,6 +250,7 @@ export interface DB {
   server_changes: ServerChangesTable;
   files: FilesTable;
   ticket_jobs: TicketJobsTable;
+  platform_events: PlatformEventsTable;
 }
 
 /** A ticket's close waiting for the subject's close delay (migration 0006). */
@@ -266,3 +267,11 @@ export interface TicketJobsTable {
   created_at: string;
 }
 
+
+/** A gateway event the bot runtime reported, kept so a repeated report is done once (migration 0013). */
+export interface PlatformEventsTable {
+  event_id: string;
+  server_id: string;
+  type: string;
+  received_at: string;
+}

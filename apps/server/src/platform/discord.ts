@@ -313,13 +313,28 @@ export class PlatformClient {
    * all its users.
    */
   async standing(guildId: string, userId: string, maxAgeSeconds: number): Promise<MemberStanding | null> {
-    const guild = await this.load(`standing:${guildId}`, maxAgeSeconds, async () => {
-      const found = await this.asBotOrNull<APIGuild>(Routes.guild(guildId));
-      return found ? { ownerId: found.owner_id, roles: found.roles.map((r) => ({ id: r.id, permissions: r.permissions })) } : null;
-    });
+    const guild = await this.guildStanding(guildId, maxAgeSeconds);
     if (!guild) return null;
-    const member = await this.load(`standing:${guildId}:${userId}`, maxAgeSeconds, () => this.asBotOrNull<APIGuildMember>(Routes.guildMember(guildId, userId)));
+    const member = await this.memberStanding(guildId, userId, maxAgeSeconds);
     return { ...guild, memberRoles: member ? member.roles : null };
+  }
+
+  /** The server's owner and each role's permissions; `fresh` reads them again (a role changed). */
+  guildStanding(guildId: string, maxAgeSeconds: number, fresh = false): Promise<Omit<MemberStanding, 'memberRoles'> | null> {
+    return this.load(
+      `standing:${guildId}`,
+      maxAgeSeconds,
+      async () => {
+        const found = await this.asBotOrNull<APIGuild>(Routes.guild(guildId));
+        return found ? { ownerId: found.owner_id, roles: found.roles.map((r) => ({ id: r.id, permissions: r.permissions })) } : null;
+      },
+      fresh,
+    );
+  }
+
+  /** The member as an access check sees them; `fresh` reads them again (their roles changed, or they left). */
+  memberStanding(guildId: string, userId: string, maxAgeSeconds: number, fresh = false): Promise<APIGuildMember | null> {
+    return this.load(`standing:${guildId}:${userId}`, maxAgeSeconds, () => this.asBotOrNull<APIGuildMember>(Routes.guildMember(guildId, userId)), fresh);
   }
 
   searchMembers(guildId: string, term: string, limit = 25): Promise<APIGuildMember[]> {

@@ -13,6 +13,7 @@ import type { SupportService } from './support/service';
 import type { TicketStats } from './support/stats';
 import type { InteractionService } from './support/interactions';
 import type { TicketDesk } from './support/ticket-desk';
+import type { PlatformEvents } from './support/platform-events';
 
 export interface Services {
   auth: AuthService;
@@ -24,6 +25,7 @@ export interface Services {
   files: FilesService;
   interactions: InteractionService;
   desk: TicketDesk;
+  events: PlatformEvents;
 }
 
 /** Everything a service's routes need, built once per app. */

@@ -139,6 +139,13 @@ export async function findRole(db: Db, userId: string, serverId: string): Promis
   return row ? { role: row.role as ServerRole, checkedAt: row.updated_at } : null;
 }
 
+/** Makes the roles on a server (of one user, or of all) due to be read again. */
+export async function markRolesStale(db: Db, serverId: string, userId?: string): Promise<void> {
+  let query = db.updateTable('memberships').set({ updated_at: new Date(0).toISOString() }).where('server_id', '=', serverId);
+  if (userId) query = query.where('user_id', '=', userId);
+  await query.execute();
+}
+
 /** The role read again from the platform; null: the user is no longer in the server. */
 export async function putRole(db: Db, userId: string, serverId: string, standing: { role: ServerRole; roleIds: string[] } | null): Promise<void> {
   const scope = db.updateTable('memberships').where('user_id', '=', userId).where('server_id', '=', serverId);

@@ -345,6 +345,15 @@ export class AuthService {
     return role;
   }
 
+  /**
+   * The platform says roles changed in the server (for one member, or for all): their roles there
+   * are read again at their next access check, in every process.
+   */
+  async staleRoles(serverId: string, userId?: string): Promise<void> {
+    await repo.markRolesStale(this.db, serverId, userId);
+    for (const key of this.roles.keys()) if (key.endsWith(`:${serverId}`) && (!userId || key.startsWith(`${userId}:`))) this.roles.delete(key);
+  }
+
   /** The user's servers and roles were just replaced: what was reused of them goes. */
   private forgetRoles(userId: string): void {
     for (const key of this.roles.keys()) if (key.startsWith(`${userId}:`)) this.roles.delete(key);

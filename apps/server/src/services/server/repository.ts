@@ -43,6 +43,10 @@ export async function upsertActiveServer(db: Kysely<DB>, server: CreateServerReq
     .execute();
 }
 
+export async function deactivateServer(db: Kysely<DB>, id: string): Promise<void> {
+  await db.updateTable('servers').set({ active: 0, updated_at: now() }).where('id', '=', id).execute();
+}
+
 /** Keeps the dashboard's copy of a server in step with what the platform just said. */
 export async function refreshServer(db: Kysely<DB>, id: string, fields: { name: string; icon: string | null; owner_id: string; active: number }): Promise<void> {
   await db.updateTable('servers').set({ ...fields, updated_at: now() }).where('id', '=', id).execute();

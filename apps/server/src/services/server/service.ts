@@ -72,6 +72,34 @@ export class ServerDataService {
     };
   }
 
+  // --- What the bot runtime saw on the gateway --------------------------------------------------
+
+  /** The bot joined the server: it is active, with its name and owner as the platform has them now. */
+  async botAdded(serverId: string): Promise<void> {
+    const guild = await this.platform.getGuild(serverId, true);
+    if (guild) await repo.upsertActiveServer(this.db, { serverId, name: guild.name, icon: guild.icon, ownerId: guild.owner_id });
+  }
+
+  /** The bot left or was removed: the server stays with its data, no longer active. */
+  async botRemoved(serverId: string): Promise<void> {
+    await repo.deactivateServer(this.db, serverId);
+    await this.platform.getGuild(serverId, true);
+  }
+
+  /** Roles changed: what is reused of them (lists, access checks) is read again. */
+  async rolesChanged(serverId: string, roleMaxAgeSeconds: number): Promise<void> {
+    await Promise.all([this.platform.getGuildRoles(serverId, true), this.platform.guildStanding(serverId, roleMaxAgeSeconds, true)]);
+  }
+
+  async channelsChanged(serverId: string): Promise<void> {
+    await this.platform.getGuildChannels(serverId, true);
+  }
+
+  /** A member's roles changed, or they left: their membership as reused is read again. */
+  async memberChanged(serverId: string, userId: string, roleMaxAgeSeconds: number): Promise<void> {
+    await Promise.all([this.platform.getMember(serverId, userId, true), this.platform.memberStanding(serverId, userId, roleMaxAgeSeconds, true)]);
+  }
+
   async getServer(serverId: string, fresh: boolean): Promise<ServerDetails> {
     const guild = await this.requireGuild(serverId, fresh);
     await repo.refreshServer(this.db, serverId, { name: guild.name, icon: guild.icon, owner_id: guild.owner_id, active: 1 });

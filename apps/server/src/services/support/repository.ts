@@ -76,6 +76,14 @@ export async function findMessage(db: Db, ticketId: string, messageId: string): 
   return db.selectFrom('ticket_messages').selectAll().where('ticket_id', '=', ticketId).where('id', '=', messageId).executeTakeFirst();
 }
 
+/** A message by its own id or by the platform message it mirrors (what the bot runtime knows). */
+export async function findMessageByAnyId(db: Db, ticketId: string, id: string): Promise<MessageRow | undefined> {
+  return (
+    (await findMessage(db, ticketId, id)) ??
+    db.selectFrom('ticket_messages').selectAll().where('ticket_id', '=', ticketId).where('external_id', '=', id).executeTakeFirst()
+  );
+}
+
 export async function updateMessage(db: Db, messageId: string, fields: Partial<MessageRow>): Promise<void> {
   await db.updateTable('ticket_messages').set(fields).where('id', '=', messageId).execute();
 }

@@ -6,7 +6,7 @@ import { INTERACTION_MAX_SKEW_SECONDS, isFreshInteraction, isSignedInteraction }
 import type { ServiceContext } from '../context';
 
 export async function supportRoutes({ app, config, cache, services, resolver }: ServiceContext): Promise<void> {
-  const { support, stats, interactions, desk } = services;
+  const { support, stats, interactions, desk, events } = services;
   const call = routesFor(app, 'support', supportCalls, resolver);
 
   // Interactions are signed over the raw body, so this base keeps it while parsing JSON, with
@@ -62,6 +62,10 @@ export async function supportRoutes({ app, config, cache, services, resolver }: 
   call('addReaction', staff, ({ params, body }) => support.addReaction(params.serverId, params.ticketId, params.messageId, body));
   call('removeReaction', staff, ({ params, body }) => support.removeReaction(params.serverId, params.ticketId, params.messageId, body));
   call('getSupportSubjects', staff, ({ params, query }) => support.supportSubjects(params.serverId, query.Page, query.Amount));
+  // The bot runtime's reports from the gateway.
+  call('handleGatewayInteraction', 'operator', ({ body }) => interactions.handle(body));
+  call('reportPlatformEvent', 'operator', ({ params, body }) => events.report(params.serverId, body));
+  call('getTicketChannels', 'operator', ({ params }) => desk.ticketChannels(params.serverId));
   call('getSubjectTicketCount', 'operator', ({ params }) => support.subjectCount(params.subjectId));
 
   call('getDailyTicketStats', staff, ({ params, query }) => stats.dailyTickets(params.serverId, query.startDate, query.endDate));

@@ -368,14 +368,18 @@ export class SupportService {
     if (request.ticketId && request.ticketId !== ticketId) throw new BadRequestError('ticketId in the body must match the ticket in the path', 'body.ticketId');
     const authorId = caller?.kind === 'user' ? caller.userId : request.authorId;
     if (!authorId) throw new BadRequestError('authorId is required for bot and API-key callers', 'body.authorId');
-    const id = randomUUID();
+    let id: string = randomUUID();
     const at = now();
     await this.db.transaction().execute(async (trx) => {
       const row = await repo.findTicket(trx, ticketId, serverId);
       if (!row) throw new NotFoundError(`No ticket ${ticketId} in this server`);
       if (request.externalId) {
+        // Reported again (the bot runtime reports at least once): the message recorded the first time.
         const seen = await trx.selectFrom('ticket_messages').select('id').where('ticket_id', '=', ticketId).where('external_id', '=', request.externalId).executeTakeFirst();
-        if (seen) throw new BadRequestError(`Message ${request.externalId} was already recorded`, 'body.externalId');
+        if (seen) {
+          id = seen.id;
+          return;
+        }
       }
       await repo.insertMessage(trx, {
         id,
@@ -394,33 +398,42 @@ export class SupportService {
       await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
       await repo.updateTicket(trx, ticketId, { state: stateAfterMessage(row.state as TicketState, request.messageType), last_activity_at: at, last_message_id: id });
     });
-    const message = await repo.findMessage(this.db, ticketId, id);
-    return this.toMessage(message!, []);
+    return this.messageWithReactions(ticketId, id);
   }
 
   async editMessage(serverId: string, ticketId: string, messageId: string, request: UpdateTicketMessageRequest): Promise<TicketMessage> {
     if (request.ticketId && request.ticketId !== ticketId) throw new BadRequestError('ticketId in the body must match the ticket in the path', 'body.ticketId');
-    if (request.messageId && request.messageId !== messageId) throw new BadRequestError('messageId in the body must match the message in the path', 'body.messageId');
+    let id = messageId;
     await this.db.transaction().execute(async (trx) => {
       await this.requireTicket(trx, serverId, ticketId);
-      const row = await repo.findMessage(trx, ticketId, messageId);
+      const row = await repo.findMessageByAnyId(trx, ticketId, messageId);
       if (!row || row.deleted === 1) throw new NotFoundError(`No message ${messageId} in this ticket`);
+      this.sameMessage(request.messageId, row);
+      id = row.id;
       const body = fromJson<MessageBody>(row.body);
+      // The same edit reported again is no new revision.
+      if (body.content === request.message.content && JSON.stringify(body.embeds) === JSON.stringify(request.message.embeds)) return;
       const history = [...fromJson<Revision[]>(row.history), { content: body.content, embeds: body.embeds, editedAt: now() }];
-      await repo.updateMessage(trx, messageId, { body: toJson({ ...body, ...request.message }), history: toJson(history), modified: 1 });
-      await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: messageId, body: request.message.content });
+      await repo.updateMessage(trx, id, { body: toJson({ ...body, ...request.message }), history: toJson(history), modified: 1 });
+      await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
     });
-    return this.messageWithReactions(ticketId, messageId);
+    return this.messageWithReactions(ticketId, id);
   }
 
-  /** Deleting keeps the message, flagged, so the ticket's history stays whole. */
+  /** A message id in a body must name the same message as the path (by either of its ids). */
+  private sameMessage(bodyId: string | undefined, row: repo.MessageRow): void {
+    if (bodyId && bodyId !== row.id && bodyId !== row.external_id) throw new BadRequestError('messageId in the body must match the message in the path', 'body.messageId');
+  }
+
+  /** Deleting keeps the message, flagged, so the ticket's history stays whole; deleting it again changes nothing. */
   async deleteMessage(serverId: string, ticketId: string, messageId: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await this.requireTicket(trx, serverId, ticketId);
-      const row = await repo.findMessage(trx, ticketId, messageId);
-      if (!row || row.deleted === 1) throw new NotFoundError(`No message ${messageId} in this ticket`);
-      await repo.updateMessage(trx, messageId, { deleted: 1, deleted_at: now() });
-      await repo.removeSearchDoc(trx, this.engine, ticketId, 'message', messageId);
+      const row = await repo.findMessageByAnyId(trx, ticketId, messageId);
+      if (!row) throw new NotFoundError(`No message ${messageId} in this ticket`);
+      if (row.deleted === 1) return;
+      await repo.updateMessage(trx, row.id, { deleted: 1, deleted_at: now() });
+      await repo.removeSearchDoc(trx, this.engine, ticketId, 'message', row.id);
       await repo.refreshLastMessage(trx, ticketId);
     });
   }
@@ -438,23 +451,25 @@ export class SupportService {
   }
 
   async addReaction(serverId: string, ticketId: string, messageId: string, request: AddReactionRequest): Promise<Reaction[]> {
-    await this.ticketIn(serverId, ticketId);
-    if (request.messageId && request.messageId !== messageId) throw new BadRequestError('messageId in the body must match the message in the path', 'body.messageId');
-    const message = await repo.findMessage(this.db, ticketId, messageId);
-    if (!message) throw new NotFoundError(`No message ${messageId} in this ticket`);
-    await repo.addReaction(this.db, { message_id: messageId, emoji_key: emojiKey(request.emoji), emoji: request.emoji, user_id: request.reactorId });
-    return (await this.reactionsBy([messageId])).get(messageId) ?? [];
+    const message = await this.reactedMessage(serverId, ticketId, messageId, request.messageId);
+    await repo.addReaction(this.db, { message_id: message.id, emoji_key: emojiKey(request.emoji), emoji: request.emoji, user_id: request.reactorId });
+    return (await this.reactionsBy([message.id])).get(message.id) ?? [];
   }
 
   async removeReaction(serverId: string, ticketId: string, messageId: string, request: RemoveReactionRequest): Promise<Reaction[]> {
+    const { id } = await this.reactedMessage(serverId, ticketId, messageId, request.messageId);
+    if (request.deleteAll) await repo.removeReactions(this.db, id, {});
+    else if (request.clearEmoji) await repo.removeReactions(this.db, id, { emojiKey: emojiKey(request.emoji!) });
+    else await repo.removeReactions(this.db, id, { emojiKey: emojiKey(request.emoji!), userId: request.reactorId! });
+    return (await this.reactionsBy([id])).get(id) ?? [];
+  }
+
+  private async reactedMessage(serverId: string, ticketId: string, messageId: string, bodyId: string | undefined): Promise<repo.MessageRow> {
     await this.ticketIn(serverId, ticketId);
-    if (request.messageId && request.messageId !== messageId) throw new BadRequestError('messageId in the body must match the message in the path', 'body.messageId');
-    const message = await repo.findMessage(this.db, ticketId, messageId);
+    const message = await repo.findMessageByAnyId(this.db, ticketId, messageId);
     if (!message) throw new NotFoundError(`No message ${messageId} in this ticket`);
-    if (request.deleteAll) await repo.removeReactions(this.db, messageId, {});
-    else if (request.clearEmoji) await repo.removeReactions(this.db, messageId, { emojiKey: emojiKey(request.emoji!) });
-    else await repo.removeReactions(this.db, messageId, { emojiKey: emojiKey(request.emoji!), userId: request.reactorId! });
-    return (await this.reactionsBy([messageId])).get(messageId) ?? [];
+    this.sameMessage(bodyId, message);
+    return message;
   }
 
   // --- Personal tickets -----------------------------------------------------------------------

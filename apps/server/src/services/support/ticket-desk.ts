@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateTicketMessageRequest, CreateTicketRequest, InteractionResponse, Subject, Template, TemplateAnswer, Ticket, TicketMessage, UpdateTicketRequest } from '@ticket/contracts';
+import type { CreateTicketMessageRequest, CreateTicketRequest, InteractionResponse, TicketChannels, Subject, Template, TemplateAnswer, Ticket, TicketMessage, UpdateTicketRequest } from '@ticket/contracts';
 import { DISCORD_LIMITS } from '@ticket/contracts/rules';
 import {
   type APIInteractionGuildMember,
@@ -502,6 +502,48 @@ export class TicketDesk {
     if (ticket.state !== 'Closed' && subject?.automation.closeOnLeave) {
       await this.close(this.config.platform.clientId, serverId, ticketId, 'The ticket owner left the server', true);
     }
+  }
+
+  /** The bot runtime saw a member leave the server: their open tickets close where the subject closes on leave. */
+  async memberLeft(serverId: string, userId: string): Promise<void> {
+    const open = await this.db
+      .selectFrom('tickets')
+      .selectAll()
+      .where('server_id', '=', serverId)
+      .where('author_id', '=', userId)
+      .where('deleted', '=', 0)
+      .where('state', '!=', 'Closed')
+      .execute();
+    for (const ticket of open) {
+      const subject = await this.liveSubject(serverId, ticket.subject_id);
+      if (subject?.automation.closeOnLeave) await this.close(this.config.platform.clientId, serverId, ticket.id, 'The ticket owner left the server', true);
+    }
+  }
+
+  /** The bot runtime saw a ticket's channel deleted on the platform: the ticket closes, as the one who deleted it. */
+  async channelDeleted(serverId: string, channelId: string, deletedBy: string | null): Promise<void> {
+    const ticket = await this.db
+      .selectFrom('tickets')
+      .select('id')
+      .where('server_id', '=', serverId)
+      .where('channel_id', '=', channelId)
+      .where('deleted', '=', 0)
+      .where('state', '!=', 'Closed')
+      .executeTakeFirst();
+    if (ticket) await this.close(deletedBy ?? this.config.platform.clientId, serverId, ticket.id, 'The ticket channel was deleted', true);
+  }
+
+  /** The channels of the server's open tickets: all the bot runtime needs to watch. */
+  async ticketChannels(serverId: string): Promise<TicketChannels> {
+    const rows = await this.db
+      .selectFrom('tickets')
+      .select(['id', 'channel_id', 'subject_id'])
+      .where('server_id', '=', serverId)
+      .where('deleted', '=', 0)
+      .where('state', '!=', 'Closed')
+      .where('channel_id', 'is not', null)
+      .execute();
+    return { channels: rows.map((r) => ({ channelId: r.channel_id!, ticketId: r.id, subjectId: r.subject_id })) };
   }
 
   /**

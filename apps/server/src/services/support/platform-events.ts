@@ -1,0 +1,62 @@
+import type { PlatformEvent } from '@ticket/contracts';
+import type { Kysely } from 'kysely';
+import { now } from '../../db/database';
+import type { DB } from '../../db/schema';
+import type { TicketDesk } from './ticket-desk';
+
+/** What a server's own state needs to hear from the gateway (the server-data and access services). */
+export interface ServerEvents {
+  botAdded(serverId: string): Promise<void>;
+  botRemoved(serverId: string): Promise<void>;
+  rolesChanged(serverId: string): Promise<void>;
+  channelsChanged(serverId: string): Promise<void>;
+  memberChanged(serverId: string, userId: string): Promise<void>;
+}
+
+/**
+ * Events the bot runtime saw on the platform's gateway. It reports each at least once; an event
+ * already handled (its id recorded) is done, and each handling is itself safe to repeat, so two
+ * copies arriving at once change nothing twice.
+ */
+export class PlatformEvents {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly desk: TicketDesk,
+    private readonly server: ServerEvents,
+  ) {}
+
+  async report(serverId: string, event: PlatformEvent): Promise<void> {
+    const seen = await this.db.selectFrom('platform_events').select('event_id').where('event_id', '=', event.eventId).executeTakeFirst();
+    if (seen) return;
+    switch (event.type) {
+      case 'memberLeft':
+        await this.server.memberChanged(serverId, event.userId);
+        await this.desk.memberLeft(serverId, event.userId);
+        break;
+      case 'channelDeleted':
+        await this.desk.channelDeleted(serverId, event.channelId, event.deletedBy);
+        await this.server.channelsChanged(serverId);
+        break;
+      case 'botAdded':
+        await this.server.botAdded(serverId);
+        break;
+      case 'botRemoved':
+        await this.server.botRemoved(serverId);
+        break;
+      case 'rolesChanged':
+        await this.server.rolesChanged(serverId);
+        break;
+      case 'memberUpdated':
+        await this.server.memberChanged(serverId, event.userId);
+        break;
+      case 'channelsChanged':
+        await this.server.channelsChanged(serverId);
+        break;
+    }
+    await this.db
+      .insertInto('platform_events')
+      .values({ event_id: event.eventId, server_id: serverId, type: event.type, received_at: now() })
+      .onConflict((oc) => oc.column('event_id').doNothing())
+      .execute();
+  }
+}
