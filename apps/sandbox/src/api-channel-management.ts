@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ChannelType, OverwriteType, PermissionFlagsBits, RESTJSONErrorCodes } from 'discord-api-types/v10';
-import type { APIOverwrite, ChannelFlags } from 'discord-api-types/v10';
+import { AuditLogEvent, ChannelType, GatewayDispatchEvents, OverwriteType, PermissionFlagsBits, RESTJSONErrorCodes } from 'discord-api-types/v10';
+import type { APIChannel, APIOverwrite, AuditLogOptionsType, ChannelFlags } from 'discord-api-types/v10';
 import { channelForBot } from './api-channels.ts';
+import { auditLogReason, recordAuditLog } from './audit-log.ts';
 import { requireBot } from './api-auth.ts';
 import { snowflakeParam } from './api-query.ts';
 import { MAX_GUILD_CHANNELS, checkOverwrite, overwriteTargetExists, validateCreateChannel, validateModifyChannel } from './channel-validation.ts';
@@ -9,6 +10,7 @@ import { DiscordApiError, missingAccess, missingPermissions, unknownGuild } from
 import type { FixtureChannel } from './fixtures.ts';
 import { Problems, checkBody } from './form-validation.ts';
 import { hasPermission } from './permissions.ts';
+import { publishChannel } from './platform-events.ts';
 import { toChannel } from './serializers.ts';
 import type { GuildState, SandboxState } from './state.ts';
 
@@ -39,6 +41,36 @@ function assertCanGrant(
     if ((bits & ~held) !== 0n) throw missingPermissions();
     if ((bits & PermissionFlagsBits.ManageRoles) !== 0n && !mayGrantManageRoles) throw missingPermissions();
   }
+}
+
+/**
+ * Deletes a guild channel as Discord does, whoever asks (the bot over REST, a member by hand):
+ * its channels become uncategorised, the audit log says who did it, and the gateway is told.
+ */
+export function removeChannel(state: SandboxState, guild: GuildState, channel: FixtureChannel, userId: string, reason: string | null): APIChannel {
+  const deleted = toChannel(guild, channel);
+  guild.channels = guild.channels.filter((c) => c !== channel);
+  for (const child of guild.channels) {
+    if ('parent_id' in child && child.parent_id === channel.id) {
+      (child as { parent_id: string | null }).parent_id = null;
+      publishChannel(state, GatewayDispatchEvents.ChannelUpdate, guild, child);
+    }
+  }
+  state.botCreatedChannels.delete(channel.id);
+  for (const [memberId, modal] of state.openModals) if (modal.channelId === channel.id) state.openModals.delete(memberId);
+  recordAuditLog(state, guild.id, {
+    actionType: AuditLogEvent.ChannelDelete,
+    userId,
+    targetId: channel.id,
+    changes: [
+      { key: 'name', old_value: channel.name },
+      { key: 'type', old_value: channel.type },
+      { key: 'permission_overwrites', old_value: structuredClone(channel.permission_overwrites ?? []) },
+    ],
+    reason,
+  });
+  publishChannel(state, GatewayDispatchEvents.ChannelDelete, guild, channel);
+  return deleted;
 }
 
 export function registerChannelManagementRoutes(api: FastifyInstance, state: SandboxState): void {
@@ -99,6 +131,17 @@ export function registerChannelManagementRoutes(api: FastifyInstance, state: San
     ) as FixtureChannel;
     guild.channels.push(channel);
     state.botCreatedChannels.add(id);
+    recordAuditLog(state, guild.id, {
+      actionType: AuditLogEvent.ChannelCreate,
+      userId: state.botUserId,
+      targetId: id,
+      changes: [
+        { key: 'name', new_value: channel.name },
+        { key: 'type', new_value: channel.type },
+      ],
+      reason: auditLogReason(request),
+    });
+    publishChannel(state, GatewayDispatchEvents.ChannelCreate, guild, channel);
     return reply.code(201).send(toChannel(guild, channel));
   });
 
@@ -119,20 +162,15 @@ export function registerChannelManagementRoutes(api: FastifyInstance, state: San
     if (changes.parentId !== undefined && channel.type !== ChannelType.GuildCategory) target.parent_id = changes.parentId;
     if (changes.topic !== undefined && 'topic' in channel) target.topic = changes.topic;
     if (overwrites !== undefined) target.permission_overwrites = overwrites;
+    recordAuditLog(state, guild.id, { actionType: AuditLogEvent.ChannelUpdate, userId: state.botUserId, targetId: channel.id, reason: auditLogReason(request) });
+    publishChannel(state, GatewayDispatchEvents.ChannelUpdate, guild, channel);
     return toChannel(guild, channel);
   });
 
   api.delete<ChannelRoute>('/channels/:channelId', async (request) => {
     const { guild, channel, permissions } = channelForBot(state, request);
     if (!hasPermission(permissions, PermissionFlagsBits.ManageChannels)) throw missingPermissions();
-    guild.channels = guild.channels.filter((c) => c !== channel);
-    // Deleting a category leaves its channels in place, uncategorised.
-    for (const child of guild.channels) {
-      if ('parent_id' in child && child.parent_id === channel.id) (child as { parent_id: string | null }).parent_id = null;
-    }
-    state.botCreatedChannels.delete(channel.id);
-    for (const [userId, modal] of state.openModals) if (modal.channelId === channel.id) state.openModals.delete(userId);
-    return toChannel(guild, channel);
+    return removeChannel(state, guild, channel, state.botUserId, auditLogReason(request));
   });
 
   const overwriteRoute = (request: FastifyRequest<ChannelRoute<{ overwriteId: string }>>) => {
@@ -157,12 +195,27 @@ export function registerChannelManagementRoutes(api: FastifyInstance, state: San
     const held = heldForEdit(guild, parentOf(channel));
     assertCanGrant(held, [overwrite], current, hasPermission(held, ADMIN) || botHasManageRolesOverwrite(guild, channel));
     channel.permission_overwrites = [...current.filter((o) => o.id !== overwriteId), overwrite];
+    const existed = current.some((o) => o.id === overwriteId);
+    const actionType = existed ? AuditLogEvent.ChannelOverwriteUpdate : AuditLogEvent.ChannelOverwriteCreate;
+    recordAuditLog(state, guild.id, { actionType, userId: state.botUserId, targetId: channel.id, options: { id: overwriteId, type: String(overwrite.type) as AuditLogOptionsType }, reason: auditLogReason(request) });
+    publishChannel(state, GatewayDispatchEvents.ChannelUpdate, guild, channel);
     return reply.code(204).send();
   });
 
   api.delete<ChannelRoute<{ overwriteId: string }>>('/channels/:channelId/permissions/:overwriteId', async (request, reply) => {
-    const { channel, overwriteId } = overwriteRoute(request);
+    const { guild, channel, overwriteId } = overwriteRoute(request);
+    const removed = (channel.permission_overwrites ?? []).find((o) => o.id === overwriteId);
     channel.permission_overwrites = (channel.permission_overwrites ?? []).filter((o) => o.id !== overwriteId);
+    if (removed) {
+      recordAuditLog(state, guild.id, {
+        actionType: AuditLogEvent.ChannelOverwriteDelete,
+        userId: state.botUserId,
+        targetId: channel.id,
+        options: { id: overwriteId, type: String(removed.type) as AuditLogOptionsType },
+        reason: auditLogReason(request),
+      });
+      publishChannel(state, GatewayDispatchEvents.ChannelUpdate, guild, channel);
+    }
     return reply.code(204).send();
   });
 }

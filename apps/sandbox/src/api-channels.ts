@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ChannelType, MessageReferenceType, MessageType, PermissionFlagsBits } from 'discord-api-types/v10';
+import { ChannelType, GatewayDispatchEvents, MessageReferenceType, MessageType, PermissionFlagsBits, RESTJSONErrorCodes } from 'discord-api-types/v10';
 import type { APIMessage } from 'discord-api-types/v10';
 import { requireBot } from './api-auth.ts';
 import { isDmChannel, postDirectMessage } from './api-direct-messages.ts';
@@ -7,6 +7,7 @@ import { botMessage } from './bot-message.ts';
 import { parseIntQuery, parseSnowflakeQuery, snowflakeParam } from './api-query.ts';
 import type { Query } from './api-query.ts';
 import {
+  DiscordApiError,
   fieldError,
   invalidFormBody,
   missingAccess,
@@ -17,13 +18,16 @@ import {
 } from './errors.ts';
 import type { FixtureChannel } from './fixtures.ts';
 import { validateCreateMessage, validateEditMessage } from './message-validation.ts';
-import { applyMessageEdit } from './message-edits.ts';
+import { applyMessageEdit, markMessageDeleted } from './message-edits.ts';
 import { hasPermission } from './permissions.ts';
+import { publishMessage, publishMessagesDeleted } from './platform-events.ts';
 import { toChannel } from './serializers.ts';
-import { compareSnowflakes, discordTimestamp } from './snowflake.ts';
+import { compareSnowflakes, discordTimestamp, isSnowflake, snowflakeTime } from './snowflake.ts';
 import type { GuildState, SandboxState, StoredMessage } from './state.ts';
 
 type ChannelRoute<Extra = object> = { Params: { channelId: string } & Extra; Querystring: Query };
+
+const BULK_DELETE_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
 
 // Threads-only and container channels cannot hold messages of their own; voice and stage can (text in voice).
 const NON_TEXT_TYPES = new Set<number>([ChannelType.GuildCategory, ChannelType.GuildForum, ChannelType.GuildMedia, ChannelType.GuildDirectory]);
@@ -85,8 +89,10 @@ export function registerChannelRoutes(api: FastifyInstance, state: SandboxState)
       message.message_reference = { type: MessageReferenceType.Default, message_id: referenced.message.id, channel_id: channel.id, guild_id: guild.id };
       message.referenced_message = structuredClone(referenced.message);
     }
-    state.messages.set(id, { message, guildId: guild.id, deleted: false, deletedAt: null, revisions: [] });
+    const stored: StoredMessage = { message, guildId: guild.id, deleted: false, deletedAt: null, revisions: [] };
+    state.messages.set(id, stored);
     if (channel.type !== ChannelType.GuildCategory) (channel as { last_message_id?: string | null }).last_message_id = id;
+    publishMessage(state, GatewayDispatchEvents.MessageCreate, stored);
     return structuredClone(message);
   });
 
@@ -135,8 +141,36 @@ export function registerChannelRoutes(api: FastifyInstance, state: SandboxState)
     if (stored.message.author.id !== state.botUserId && !hasPermission(permissions, PermissionFlagsBits.ManageMessages)) {
       throw missingPermissions();
     }
-    stored.deleted = true;
-    stored.deletedAt = discordTimestamp(state.now());
+    markMessageDeleted(state, stored);
+    return reply.code(204).send();
+  });
+
+  /** One MESSAGE_DELETE_BULK on the gateway rather than a MESSAGE_DELETE per message. */
+  api.post<ChannelRoute>('/channels/:channelId/messages/bulk-delete', async (request, reply) => {
+    const { guild, channel, permissions } = channelForBot(state, request);
+    if (!hasPermission(permissions, PermissionFlagsBits.ManageMessages)) throw missingPermissions();
+    const body = request.body as { messages?: unknown } | null;
+    const ids = body?.messages;
+    if (!Array.isArray(ids)) throw invalidFormBody(fieldError(['messages'], 'BASE_TYPE_REQUIRED', 'This field is required'));
+    if (ids.length < 2 || ids.length > 100) {
+      throw invalidFormBody(fieldError(['messages'], 'BASE_TYPE_BAD_LENGTH', 'Must be between 2 and 100 in length.'));
+    }
+    const bad = ids.findIndex((id) => !isSnowflake(id));
+    if (bad >= 0) throw invalidFormBody(fieldError(['messages', bad], 'NUMBER_TYPE_COERCE', `Value "${String(ids[bad])}" is not snowflake.`));
+    const unique = [...new Set(ids as string[])];
+    if (unique.some((id) => snowflakeTime(id) < state.now() - BULK_DELETE_MAX_AGE_MS)) {
+      throw new DiscordApiError(400, 'You can only bulk delete messages that are under 14 days old.', RESTJSONErrorCodes.OneOfTheMessagesProvidedWasTooOldForBulkDelete);
+    }
+    const deleted: string[] = [];
+    for (const id of unique) {
+      const stored = state.messages.get(id);
+      if (!stored || stored.deleted || stored.message.channel_id !== channel.id) continue;
+      stored.deleted = true;
+      stored.deletedAt = discordTimestamp(state.now());
+      state.reactions.delete(id);
+      deleted.push(id);
+    }
+    if (deleted.length > 0) publishMessagesDeleted(state, guild.id, channel.id, deleted);
     return reply.code(204).send();
   });
 }

@@ -5,6 +5,7 @@ import { requireBot } from './api-auth.ts';
 import { DiscordApiError, fieldError, invalidFormBody, unknownUser } from './errors.ts';
 import { isRecord } from './form-validation.ts';
 import { validateCreateMessage } from './message-validation.ts';
+import { publishDirectMessage } from './platform-events.ts';
 import { discordTimestamp } from './snowflake.ts';
 import type { SandboxState } from './state.ts';
 
@@ -70,5 +71,6 @@ export function postDirectMessage(state: SandboxState, channelId: string, body: 
     flags: draft.flags,
   };
   state.directMessages.push({ channelId, recipientId, message });
+  publishDirectMessage(state, message);
   return structuredClone(message);
 }

@@ -5,7 +5,7 @@ import { parseBooleanQuery } from './api-query.ts';
 import type { Query } from './api-query.ts';
 import { unknownInteraction, unknownWebhook } from './errors.ts';
 import { applyInitialResponse, createFollowUp, editTokenMessage, tokenMessage } from './interaction-responses.ts';
-import { discordTimestamp } from './snowflake.ts';
+import { markMessageDeleted } from './message-edits.ts';
 import type { InteractionRecord, SandboxState } from './state.ts';
 
 type CallbackRoute = { Params: { interactionId: string; token: string }; Querystring: Query; Body: unknown };
@@ -52,8 +52,7 @@ export function registerInteractionRoutes(api: FastifyInstance, state: SandboxSt
   api.delete<WebhookRoute<{ messageId: string }>>('/webhooks/:applicationId/:token/messages/:messageId', async (request, reply) => {
     const record = webhook(request);
     const stored = tokenMessage(state, record, request.params.messageId);
-    stored.deleted = true;
-    stored.deletedAt = discordTimestamp(state.now());
+    markMessageDeleted(state, stored);
     return reply.code(204).send();
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { APIUser, RESTGetAPICurrentUserGuildsResult } from 'discord-api-types/v10';
 import { requireBearer, requireBot, requireCaller } from './api-auth.ts';
+import { setBotMembership } from './bot-membership.ts';
 import { parseBooleanQuery, parseIntQuery, parseSnowflakeQuery, snowflakeParam } from './api-query.ts';
 import type { Query } from './api-query.ts';
 import { unauthorized, unknownGuild, unknownUser } from './errors.ts';
@@ -47,7 +48,7 @@ export function registerUserRoutes(api: FastifyInstance, state: SandboxState): v
     requireBot(state, request);
     const guild = state.guilds.get(snowflakeParam(request.params.guildId, 'guild_id'));
     if (!guild || !state.isBotIn(guild)) throw unknownGuild();
-    state.setBotMember(guild, false);
+    setBotMembership(state, guild, false);
     return reply.code(204).send();
   });
 

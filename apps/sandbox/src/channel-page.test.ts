@@ -157,4 +157,31 @@ describe('the page’s forms', () => {
     expect(messages[0]).toMatchObject({ content: 'Hello <there> & bye', author: { id: USERS.eli } });
     expect((await view(USERS.alice)).body).toContain('<p class="content">Hello &lt;there&gt; &amp; bye</p>');
   });
+
+  it('offers the author edit and delete, a moderator delete, everyone reactions, and shows who reacted', async () => {
+    await form(`${PAGE}/messages`, { as: USERS.eli, content: 'typo hree' });
+    const [message]: APIMessage[] = (await sb.app.inject({ url: `/api/v10/channels/${CHANNELS.openTicket}/messages`, headers: bot })).json();
+    const own = (await view(USERS.eli)).body;
+    expect(own).toContain('Save edit');
+    expect(own).toContain('Delete message');
+    // Dana (Support Staff) may delete others' messages but not edit them; Sam may only react.
+    const moderator = (await view(USERS.dana)).body;
+    expect(moderator).not.toContain('Save edit');
+    expect(moderator).toContain('Delete message');
+    const plain = (await view('1200000000000000102')).body;
+    expect(plain).not.toContain('Delete message');
+    expect(plain).toContain('Add a reaction');
+
+    expect((await form(`${PAGE}/messages/edit`, { as: USERS.eli, messageId: message!.id, content: 'typo here' })).headers.location).toBe(`${PAGE}?as=${USERS.eli}`);
+    await form(`${PAGE}/reactions`, { as: USERS.dana, messageId: message!.id, emoji: '👀', action: 'add' });
+    const reacted = (await view(USERS.eli)).body;
+    expect(reacted).toContain('<p class="content">typo here</p>');
+    expect(reacted).toContain('aria-label="👀 reaction, 1"');
+    expect(reacted).toContain('aria-pressed="false"');
+    const refused = await form(`${PAGE}/reactions`, { as: USERS.eli, messageId: message!.id, emoji: 'hello', action: 'add' });
+    expect(new URL(String(refused.headers.location), 'http://x').searchParams.get('error')).toContain('is not a Unicode emoji');
+
+    await form(`${PAGE}/messages/delete`, { as: USERS.dana, messageId: message!.id });
+    expect((await view(USERS.eli)).body).not.toContain('typo here');
+  });
 });

@@ -1,17 +1,21 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ButtonStyle, ComponentType, InteractionResponseType, PermissionFlagsBits, TextInputStyle } from 'discord-api-types/v10';
-import type { APIEmbed, APIMessage } from 'discord-api-types/v10';
+import { ChannelType, ComponentType, InteractionResponseType, PermissionFlagsBits, TextInputStyle } from 'discord-api-types/v10';
+import { removeChannel } from './api-channel-management.ts';
+import { hiddenFields, nameIn, renderMessage } from './channel-page-messages.ts';
+import type { Node, View } from './channel-page-messages.ts';
 import { ControlError } from './control-error.ts';
-import type { FixtureChannel } from './fixtures.ts';
 import { html, page } from './html.ts';
 import type { Html } from './html.ts';
+import { memberContext } from './member-context.ts';
 import { clickComponent, dismissModal, submitModal } from './member-interactions.ts';
+import { deleteMemberMessage, editMemberMessage } from './member-message-actions.ts';
 import { postMemberMessage } from './member-messages.ts';
 import { modalTextInputs } from './modal-validation.ts';
-import { displayName, renderMessagePage } from './oauth-pages.ts';
+import { renderMessagePage } from './oauth-pages.ts';
 import { hasPermission } from './permissions.ts';
+import { memberReact, memberRemoveReactions } from './reactions.ts';
 import { compareSnowflakes } from './snowflake.ts';
-import type { GuildState, OpenModal, SandboxState } from './state.ts';
+import type { OpenModal, SandboxState } from './state.ts';
 
 /**
  * A member's view of one channel, for people trying the product by hand and for browser tests:
@@ -24,137 +28,12 @@ const MESSAGES_SHOWN = 100;
 type PageRoute = { Params: { guildId: string; channelId: string }; Querystring: Record<string, string | undefined>; Body: unknown };
 type Form = Record<string, string | string[] | undefined>;
 
-interface View {
-  state: SandboxState;
-  guild: GuildState;
-  channel: FixtureChannel;
-  as: string;
-  base: string;
-  /** Unique element ids within one page. */
-  nextId(prefix: string): string;
-}
-
-/** A loosely typed component node: message layouts mix many component shapes. */
-interface Node {
-  type: number;
-  [key: string]: unknown;
-}
-
 export function channelPageUrl(guildId: string, channelId: string, as: string, error?: string): string {
   const query = new URLSearchParams();
   if (as !== '') query.set('as', as);
   if (error) query.set('error', error);
   const search = query.toString();
   return `${CHANNEL_PAGE_PREFIX}/${guildId}/${channelId}${search ? `?${search}` : ''}`;
-}
-
-function nameIn(state: SandboxState, guild: GuildState, userId: string): string {
-  if (userId === state.botUserId) return state.application.name ?? state.application.botUsername;
-  const user = state.users.get(userId);
-  return guild.members.get(userId)?.nick ?? (user ? displayName(user) : userId);
-}
-
-/** Mentions read as names, the way the client shows them. */
-function readableContent(view: View, content: string): string {
-  return content
-    .replace(/<@!?(\d{17,20})>/g, (_m, id: string) => `@${nameIn(view.state, view.guild, id)}`)
-    .replace(/<@&(\d{17,20})>/g, (_m, id: string) => `@${view.guild.roles.find((r) => r.id === id)?.name ?? 'deleted-role'}`)
-    .replace(/<#(\d{17,20})>/g, (_m, id: string) => `#${view.guild.channels.find((c) => c.id === id)?.name ?? 'unknown'}`);
-}
-
-function hiddenFields(fields: Record<string, string>): Html[] {
-  return Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
-}
-
-const BUTTON_CLASSES: Partial<Record<number, string>> = {
-  [ButtonStyle.Secondary]: 'secondary-style',
-  [ButtonStyle.Success]: 'success-style',
-  [ButtonStyle.Danger]: 'danger-style',
-};
-
-function renderButton(view: View, messageId: string, c: Node): Html {
-  const emoji = (c.emoji as { name?: string } | undefined)?.name;
-  const label = typeof c.label === 'string' ? c.label : (emoji ?? 'Button');
-  const disabled = c.disabled === true ? html` disabled` : '';
-  if (c.style === ButtonStyle.Link) {
-    const url = typeof c.url === 'string' && /^https?:\/\//.test(c.url) ? c.url : null;
-    return url ? html`<a href="${url}" rel="noreferrer">${label}</a>` : html`<span>${label}</span>`;
-  }
-  if (typeof c.custom_id !== 'string') return html`<button type="button" disabled>${label}</button>`;
-  return html`<form method="post" action="${view.base}/component">
-    ${hiddenFields({ as: view.as, messageId, customId: c.custom_id })}
-    <button type="submit" class="${BUTTON_CLASSES[c.style as number] ?? ''}"${disabled}>${label}</button>
-  </form>`;
-}
-
-function renderSelect(view: View, messageId: string, c: Node): Html {
-  const options = (c.options as { label: string; value: string; description?: string; default?: boolean }[] | undefined) ?? [];
-  const id = view.nextId('select');
-  const placeholder = typeof c.placeholder === 'string' ? c.placeholder : 'Make a selection';
-  const max = typeof c.max_values === 'number' ? c.max_values : 1;
-  const min = typeof c.min_values === 'number' ? c.min_values : 1;
-  const disabled = c.disabled === true ? html` disabled` : '';
-  return html`<form method="post" action="${view.base}/component">
-    ${hiddenFields({ as: view.as, messageId, customId: String(c.custom_id) })}
-    <label for="${id}">${placeholder}</label>
-    <select id="${id}" name="values"${max > 1 ? html` multiple size="${Math.min(options.length, 6)}"` : ''}${min > 0 ? html` required` : ''}${disabled}>
-      ${max > 1 ? '' : html`<option value="">Choose…</option>`}
-      ${options.map((o) => html`<option value="${o.value}"${o.default ? html` selected` : ''}>${o.label}${o.description ? ` – ${o.description}` : ''}</option>`)}
-    </select>
-    <button type="submit"${disabled}>Choose</button>
-  </form>`;
-}
-
-function renderNodes(view: View, messageId: string, nodes: unknown): Html[] {
-  if (!Array.isArray(nodes)) return [];
-  return (nodes as Node[]).map((c) => {
-    switch (c.type) {
-      case ComponentType.ActionRow:
-        return html`<div class="components">${renderNodes(view, messageId, c.components)}</div>`;
-      case ComponentType.Button:
-        return renderButton(view, messageId, c);
-      case ComponentType.StringSelect:
-        return renderSelect(view, messageId, c);
-      case ComponentType.TextDisplay:
-        return html`<p class="content">${readableContent(view, String(c.content ?? ''))}</p>`;
-      case ComponentType.Section:
-        return html`<div>${renderNodes(view, messageId, c.components)}${c.accessory ? html`<div class="components">${renderNodes(view, messageId, [c.accessory])}</div>` : ''}</div>`;
-      case ComponentType.Container:
-        return html`<div class="embed">${renderNodes(view, messageId, c.components)}</div>`;
-      case ComponentType.Separator:
-        return html`<hr>`;
-      default:
-        // User, role, channel and mentionable selects cannot be driven from here; say so rather than hide them.
-        return html`<p class="muted">(component type ${c.type} is not shown in the sandbox)</p>`;
-    }
-  });
-}
-
-function renderEmbed(view: View, embed: APIEmbed): Html {
-  return html`<div class="embed">
-    ${embed.author?.name ? html`<p class="muted">${embed.author.name}</p>` : ''}
-    ${embed.title ? html`<p><strong>${embed.title}</strong></p>` : ''}
-    ${embed.description ? html`<p class="content">${readableContent(view, embed.description)}</p>` : ''}
-    ${embed.fields?.length ? html`<dl>${embed.fields.map((f) => html`<dt>${f.name}</dt><dd>${readableContent(view, f.value)}</dd>`)}</dl>` : ''}
-    ${embed.footer?.text ? html`<p class="muted">${embed.footer.text}</p>` : ''}
-  </div>`;
-}
-
-function renderMessage(view: View, message: APIMessage, ephemeral: boolean): Html {
-  const isApp = message.author.bot === true;
-  return html`<li class="message" id="message-${message.id}">
-    <p class="message-head">
-      <span class="author">${nameIn(view.state, view.guild, message.author.id)}</span>
-      ${isApp ? html`<span class="app-tag">APP</span>` : ''}
-      <time class="muted" datetime="${message.timestamp}">${message.timestamp.slice(0, 16).replace('T', ' ')}</time>
-      ${message.edited_timestamp ? html`<span class="muted">(edited)</span>` : ''}
-      ${ephemeral ? html`<span class="muted">Only you can see this</span>` : ''}
-    </p>
-    ${message.content ? html`<p class="content">${readableContent(view, message.content)}</p>` : ''}
-    ${message.embeds.map((e) => renderEmbed(view, e))}
-    ${message.attachments.length > 0 ? html`<ul>${message.attachments.map((a) => html`<li><a href="${a.url}">${a.filename}</a> <span class="muted">(${a.size} bytes)</span></li>`)}</ul>` : ''}
-    ${renderNodes(view, message.id, message.components)}
-  </li>`;
 }
 
 function renderModal(view: View, modal: OpenModal): Html {
@@ -267,8 +146,28 @@ function renderChannelPage(view: View, error: string | undefined, problem: strin
             </form>`
           : html`<p class="muted">${nameIn(state, guild, as)} cannot send messages here.</p>`
       }
-    </section>`;
+    </section>
+    ${
+      hasPermission(state.memberChannelPermissions(guild, channel, as), PermissionFlagsBits.ManageChannels)
+        ? html`<details class="channel-section">
+            <summary>Channel settings</summary>
+            <form method="post" action="${view.base}/delete">
+              ${hiddenFields({ as })}
+              <button type="submit" class="danger-style">Delete channel</button>
+            </form>
+          </details>`
+        : ''
+    }`;
   return page(title, body, { wide: true });
+}
+
+/** Where to go after deleting a channel: the first text channel the member can still see, else the server's list. */
+function landingAfterDelete(state: SandboxState, guildId: string, as: string): string {
+  const guild = state.guilds.get(guildId);
+  const channel = guild?.channels
+    .filter((c) => c.type === ChannelType.GuildText && hasPermission(state.memberChannelPermissions(guild, c, as), PermissionFlagsBits.ViewChannel))
+    .sort((a, b) => a.position - b.position)[0];
+  return channel ? channelPageUrl(guildId, channel.id, as) : '/';
 }
 
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
@@ -329,8 +228,43 @@ export function registerChannelPages(app: FastifyInstance, state: SandboxState):
   );
 
   app.post<PageRoute>(`${CHANNEL_PAGE_PREFIX}/:guildId/:channelId/messages`, async (request, reply) =>
-    act(request, reply, (form, as) =>
+    act(request, reply, async (form, as) =>
       postMemberMessage(state, request.params.channelId, { userId: as, content: first(form.content) ?? '' }, `${request.protocol}://${request.host}`),
     ),
   );
+
+  app.post<PageRoute>(`${CHANNEL_PAGE_PREFIX}/:guildId/:channelId/messages/edit`, async (request, reply) =>
+    act(request, reply, async (form, as) =>
+      editMemberMessage(state, request.params.channelId, first(form.messageId) ?? '', { userId: as, content: first(form.content) ?? '' }),
+    ),
+  );
+
+  app.post<PageRoute>(`${CHANNEL_PAGE_PREFIX}/:guildId/:channelId/messages/delete`, async (request, reply) =>
+    act(request, reply, async (form, as) => deleteMemberMessage(state, request.params.channelId, first(form.messageId) ?? '', { userId: as })),
+  );
+
+  app.post<PageRoute>(`${CHANNEL_PAGE_PREFIX}/:guildId/:channelId/reactions`, async (request, reply) =>
+    act(request, reply, async (form, as) => {
+      const input = { userId: as, emoji: first(form.emoji) ?? '' };
+      const messageId = first(form.messageId) ?? '';
+      return first(form.action) === 'remove'
+        ? memberRemoveReactions(state, request.params.channelId, messageId, input)
+        : memberReact(state, request.params.channelId, messageId, input);
+    }),
+  );
+
+  // Deleting the channel leaves nothing to go back to, so this one lands elsewhere.
+  app.post<PageRoute>(`${CHANNEL_PAGE_PREFIX}/:guildId/:channelId/delete`, async (request, reply) => {
+    const { guildId, channelId } = request.params;
+    const as = first(((request.body ?? {}) as Form).as) ?? '';
+    try {
+      const { guild, channel, user, permissions } = memberContext(state, guildId, channelId, as);
+      if (!hasPermission(permissions, PermissionFlagsBits.ManageChannels)) throw new ControlError(403, `${user.username} cannot delete #${channel.name}`);
+      removeChannel(state, guild, channel, as, null);
+    } catch (caught) {
+      if (!(caught instanceof ControlError)) throw caught;
+      return reply.code(303).header('location', channelPageUrl(guildId, channelId, as, caught.message)).send();
+    }
+    return reply.code(303).header('location', landingAfterDelete(state, guildId, as)).send();
+  });
 }

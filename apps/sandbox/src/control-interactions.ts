@@ -8,7 +8,7 @@ import { compareSnowflakes } from './snowflake.ts';
 import type { SandboxState } from './state.ts';
 
 /** Answers a ControlError as `{ error }` with its status; anything else is a bug and goes to the error handler. */
-async function answer(reply: FastifyReply, status: number, run: () => Promise<unknown>): Promise<FastifyReply> {
+export async function answer(reply: FastifyReply, status: number, run: () => Promise<unknown>): Promise<FastifyReply> {
   try {
     const body = await run();
     return reply.code(status).send(body);
@@ -20,7 +20,7 @@ async function answer(reply: FastifyReply, status: number, run: () => Promise<un
 
 /**
  * Control routes that act for members (clicks, modal submits, messages) and wire the sandbox to
- * the product (interactions endpoint, bot worker). Registered under the control prefix.
+ * the product (interactions endpoint). Registered under the control prefix.
  */
 export function registerInteractionControlRoutes(app: FastifyInstance, state: SandboxState, prefix: string): void {
   app.get(`${prefix}/config`, async () => describeConfig(state));

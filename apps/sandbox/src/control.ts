@@ -1,10 +1,18 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { reportMemberLeft } from './member-messages.ts';
+import { AuditLogEvent, GatewayDispatchEvents } from 'discord-api-types/v10';
+import type { APIAuditLogChange } from 'discord-api-types/v10';
+import { recordAuditLog } from './audit-log.ts';
+import { botGuildIds, publishMembershipChanges, setBotMembership } from './bot-membership.ts';
 import { attachmentJson } from './cdn.ts';
+import { registerGatewayControlRoutes } from './control-gateway.ts';
+import { registerGuildControlRoutes } from './control-guilds.ts';
 import { registerInteractionControlRoutes } from './control-interactions.ts';
+import { registerMessageControlRoutes } from './control-messages.ts';
+import type { Gateway } from './gateway.ts';
 import { mintGrant, tokenResponse } from './oauth.ts';
 import { describeUser, standingIn } from './personas.ts';
 import { describeConfig } from './sandbox-config.ts';
+import { publishMember, publishMemberRemove } from './platform-events.ts';
 import { toGuildMember } from './serializers.ts';
 import { discordTimestamp } from './snowflake.ts';
 import type { FaultStatus, GuildState, SandboxState } from './state.ts';
@@ -35,7 +43,7 @@ function compileRegExp(source: unknown): RegExp | null | undefined {
   }
 }
 
-export function registerControlRoutes(app: FastifyInstance, state: SandboxState): void {
+export function registerControlRoutes(app: FastifyInstance, state: SandboxState, gateway: Gateway): void {
   const p = CONTROL_PREFIX;
 
   app.get(`${p}/state`, async () => ({
@@ -85,7 +93,10 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
   }));
 
   app.post(`${p}/reset`, async () => {
+    const before = botGuildIds(state);
     state.reset();
+    // Gateway sessions stay connected; they hear about the guilds the bot joined or left by it.
+    publishMembershipChanges(state, before);
     return { ok: true };
   });
 
@@ -190,8 +201,22 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
     const roleProblem = checkRoles(guild, body.roles);
     if (roleProblem) return bad(reply, 400, roleProblem);
     if (body.nick !== undefined && body.nick !== null && typeof body.nick !== 'string') return bad(reply, 400, 'nick must be a string or null');
+    const actorId = body.actorId ?? guild.owner_id;
+    if (typeof actorId !== 'string' || !guild.members.has(actorId)) return bad(reply, 400, 'actorId must be a member of the guild');
+    const before = [...member.roles];
     if (Array.isArray(body.roles)) member.roles = [...(body.roles as string[])];
     if (body.nick !== undefined) member.nick = (body.nick as string | null) || null;
+    const added = member.roles.filter((r) => !before.includes(r));
+    const removed = before.filter((r) => !member.roles.includes(r));
+    if (added.length > 0 || removed.length > 0) {
+      const named = (ids: string[]) => ids.map((id) => ({ id, name: guild.roles.find((r) => r.id === id)?.name ?? '' }));
+      const changes = [
+        ...(added.length > 0 ? [{ key: '$add', new_value: named(added) }] : []),
+        ...(removed.length > 0 ? [{ key: '$remove', new_value: named(removed) }] : []),
+      ];
+      recordAuditLog(state, guild.id, { actionType: AuditLogEvent.MemberRoleUpdate, userId: actorId, targetId: member.userId, changes: changes as APIAuditLogChange[] });
+    }
+    publishMember(state, GatewayDispatchEvents.GuildMemberUpdate, guild, member);
     return toGuildMember(state, member);
   });
 
@@ -216,6 +241,7 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
       flags: 0,
     };
     guild.members.set(userId, member);
+    publishMember(state, GatewayDispatchEvents.GuildMemberAdd, guild, member);
     return reply.code(201).send(toGuildMember(state, member));
   });
 
@@ -226,8 +252,7 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
     if (userId === guild.owner_id) return bad(reply, 400, 'the owner cannot leave their guild');
     if (userId === state.botUserId) return bad(reply, 400, `use POST ${p}/guilds/:guildId/bot to remove the bot`);
     if (!guild.members.delete(userId)) return bad(reply, 404, `user ${userId} is not a member of ${guild.name}`);
-    // As the platform's gateway would tell the bot worker, which reports it to the Ticket API.
-    await reportMemberLeft(state, guild, userId);
+    publishMemberRemove(state, guild, userId);
     return reply.code(204).send();
   });
 
@@ -239,7 +264,7 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
     if (body.permissions !== undefined && (typeof body.permissions !== 'string' || !/^\d+$/.test(body.permissions))) {
       return bad(reply, 400, 'permissions must be a decimal string');
     }
-    state.setBotMember(guild, body.member, body.permissions as string | undefined);
+    setBotMembership(state, guild, body.member, body.permissions as string | undefined);
     return { guildId: guild.id, botMember: state.isBotIn(guild) };
   });
 
@@ -277,6 +302,9 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState)
   });
 
   registerInteractionControlRoutes(app, state, p);
+  registerMessageControlRoutes(app, state, p);
+  registerGuildControlRoutes(app, state, p);
+  registerGatewayControlRoutes(app, gateway, p);
 }
 
 function describeFault(fault: SandboxState['faults'][number]) {

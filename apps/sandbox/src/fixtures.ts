@@ -30,6 +30,14 @@ export interface FixtureApplication {
    * listen on random ports and cannot be registered ahead of time.
    */
   redirectUris?: string[];
+  /** The developer portal's "Privileged Gateway Intents" switches; each is on unless set to false. */
+  privilegedIntents?: Partial<PrivilegedIntentSettings>;
+}
+
+export interface PrivilegedIntentSettings {
+  guildMembers: boolean;
+  guildPresences: boolean;
+  messageContent: boolean;
 }
 
 export interface FixtureUser {

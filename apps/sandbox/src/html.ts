@@ -89,6 +89,14 @@ input:focus-visible, textarea:focus-visible { outline:3px solid #00a8fc; outline
 nav.people { margin-bottom:20px; }
 nav.people ul { display:flex; flex-wrap:wrap; gap:4px 12px; list-style:none; padding:0; margin:0; }
 nav.people a[aria-current="page"] { font-weight:700; color:var(--text); text-decoration:none; }
+.reactions { display:flex; flex-wrap:wrap; gap:6px; margin-top:6px; }
+.reactions form { margin:0; }
+.reactions button { padding:2px 8px; background:#2b2d31; border:1px solid var(--line); }
+.reactions button[aria-pressed="true"] { border-color:var(--accent); background:#3c4270; }
+details.message-actions { margin-top:4px; font-size:13px; }
+details.message-actions summary, details.channel-section summary { cursor:pointer; color:var(--muted); }
+details.message-actions form { display:flex; flex-wrap:wrap; gap:6px; align-items:center; margin:6px 0; }
+summary:focus-visible { outline:3px solid #00a8fc; outline-offset:2px; }
 `;
 
 export function page(title: string, body: Html, options: { wide?: boolean } = {}): string {

@@ -7,6 +7,9 @@ import { identifyCaller } from './api-auth.ts';
 import { registerChannelManagementRoutes } from './api-channel-management.ts';
 import { registerDirectMessageRoutes } from './api-direct-messages.ts';
 import { registerChannelRoutes } from './api-channels.ts';
+import { registerGatewayRoutes } from './api-gateway.ts';
+import { registerReactionRoutes } from './api-reactions.ts';
+import { registerAuditLogRoutes } from './audit-log.ts';
 import { registerInteractionRoutes } from './api-interactions.ts';
 import { registerChannelPages } from './channel-page.ts';
 import { registerCdnRoutes } from './cdn.ts';
@@ -16,10 +19,12 @@ import { CONTROL_PREFIX, registerControlRoutes } from './control.ts';
 import { DiscordApiError, invalidJson, notFound } from './errors.ts';
 import { assertFixtures, loadDemoFixtures } from './fixtures.ts';
 import type { Fixtures } from './fixtures.ts';
+import { GATEWAY_PATH, Gateway } from './gateway.ts';
+import type { GatewayOptions } from './gateway.ts';
 import { registerOAuthRoutes } from './oauth.ts';
 import { registerPages } from './pages.ts';
 import { applyConfigureOptions, checkConfigureOptions } from './sandbox-config.ts';
-import type { BotWorkerConfig, ConfigureOptions } from './sandbox-config.ts';
+import type { ConfigureOptions } from './sandbox-config.ts';
 import { discordTimestamp } from './snowflake.ts';
 import { SandboxState } from './state.ts';
 import type { AuthKind, Fault, FaultStatus } from './state.ts';
@@ -38,10 +43,13 @@ export type {
   StoredAttachment,
   StoredMessage,
 } from './state.ts';
-export type { BotWorkerConfig, ConfigureOptions, SandboxConfig } from './sandbox-config.ts';
+export type { ConfigureOptions, SandboxConfig } from './sandbox-config.ts';
 export type { InteractionView, ModalView } from './interaction-views.ts';
-export type { ForwardResult, MemberMessageResult } from './member-messages.ts';
+export type { MemberMessageResult } from './member-messages.ts';
 export { CONTROL_PREFIX } from './control.ts';
+export { GATEWAY_PATH, GATEWAY_VERSION, Gateway } from './gateway.ts';
+export type { GatewayOptions, GatewaySession, SessionView } from './gateway.ts';
+export { shardOf } from './gateway-payloads.ts';
 export { DISCORD_EPOCH, snowflakeTime } from './snowflake.ts';
 
 export interface CreateSandboxOptions {
@@ -51,14 +59,16 @@ export interface CreateSandboxOptions {
   logger?: boolean;
   /** The application's Interactions Endpoint URL: member clicks and modal submits are POSTed there, signed. */
   interactionsUrl?: string;
-  /** Forward member messages in channels the bot created to the product's Ticket API, as its bot worker would. */
-  botWorker?: BotWorkerConfig;
+  /** Heartbeat and resume timings of the gateway; tests shorten them. */
+  gateway?: GatewayOptions;
 }
 
 /** A sandbox made by createSandbox: the app to inject into, its state, and its application identity. */
 export interface Sandbox {
   app: FastifyInstance;
   state: SandboxState;
+  /** The WebSocket gateway served at /gateway once the app listens. */
+  gateway: Gateway;
   /** Lowercase hex of the application's raw Ed25519 public key, as the developer portal shows it. */
   publicKey: string;
   /** Changes the wiring at run time; an omitted key stays, `null` switches it off. Throws on bad input. */
@@ -73,6 +83,8 @@ export interface StartSandboxOptions extends CreateSandboxOptions {
 
 export interface RunningSandbox extends Sandbox {
   url: string;
+  /** `ws://host:port/gateway`, what GET /api/v10/gateway/bot answers. */
+  gatewayUrl: string;
   close(): Promise<void>;
 }
 
@@ -135,11 +147,15 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   };
   const initial: ConfigureOptions = {};
   if (options.interactionsUrl !== undefined) initial.interactionsUrl = options.interactionsUrl;
-  if (options.botWorker !== undefined) initial.botWorker = options.botWorker;
   configure(initial);
   // Interaction tokens travel in paths and are a few hundred characters long, far past Fastify's default 100.
   const app = Fastify({ logger: options.logger ?? false, routerOptions: { maxParamLength: 1024 } });
   await app.register(formbody);
+  const gateway = new Gateway(state, options.gateway);
+  state.events = gateway;
+  gateway.attach(app.server);
+  // Open WebSockets would keep the HTTP server from closing.
+  app.addHook('preClose', async () => gateway.shutdown());
 
   const info = new WeakMap<FastifyRequest, RequestInfo>();
 
@@ -213,7 +229,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   registerPages(app, state);
   registerChannelPages(app, state);
   registerOAuthRoutes(app, state);
-  registerControlRoutes(app, state);
+  registerControlRoutes(app, state, gateway);
   await app.register(
     async (api) => {
       registerUserRoutes(api, state);
@@ -222,11 +238,14 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
       registerChannelRoutes(api, state);
       registerChannelManagementRoutes(api, state);
       registerInteractionRoutes(api, state);
+      registerGatewayRoutes(api, state, gateway);
+      registerReactionRoutes(api, state);
+      registerAuditLogRoutes(api, state);
     },
     { prefix: API_PREFIX },
   );
   await app.ready();
-  return { app, state, publicKey: state.publicKey, configure };
+  return { app, state, gateway, publicKey: state.publicKey, configure };
 }
 
 export async function startSandbox(options: StartSandboxOptions): Promise<RunningSandbox> {
@@ -238,5 +257,5 @@ export async function startSandbox(options: StartSandboxOptions): Promise<Runnin
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   // A wildcard bind is reachable on loopback; that is the address clients should be given.
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  return { ...sandbox, url: `http://${urlHost}:${port}`, close: () => app.close() };
+  return { ...sandbox, url: `http://${urlHost}:${port}`, gatewayUrl: `ws://${urlHost}:${port}${GATEWAY_PATH}`, close: () => app.close() };
 }

@@ -2,6 +2,7 @@ import { signInteraction } from './application-key.ts';
 import { ControlError } from './control-error.ts';
 import { DiscordApiError, invalidJson } from './errors.ts';
 import { applyInitialResponse } from './interaction-responses.ts';
+import { publishInteraction } from './platform-events.ts';
 import type { InteractionRecord, SandboxState } from './state.ts';
 
 /** Discord shows "This interaction failed" after 3 s; the sandbox waits longer and says so instead. */
@@ -77,5 +78,42 @@ export async function deliverInteraction(state: SandboxState, record: Interactio
   } catch (error) {
     if (!(error instanceof DiscordApiError)) throw error;
     record.errors.push(error.toJSON());
+  }
+}
+
+function waitForAcknowledgement(state: SandboxState, interactionId: string, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      state.acknowledgementWaiters.delete(interactionId);
+      resolve(false);
+    }, timeoutMs);
+    state.acknowledgementWaiters.set(interactionId, () => {
+      clearTimeout(timer);
+      state.acknowledgementWaiters.delete(interactionId);
+      resolve(true);
+    });
+  });
+}
+
+/**
+ * For an application without an interactions endpoint URL: the interaction goes out as
+ * INTERACTION_CREATE on the gateway, and the application answers through the callback route.
+ * Waits for that answer (up to 10 s, with Discord's 3 s deadline noted as a warning) so the
+ * member's view shows the outcome, as the client would.
+ */
+export async function deliverOverGateway(state: SandboxState, record: InteractionRecord): Promise<void> {
+  const started = performance.now();
+  const acknowledged = waitForAcknowledgement(state, record.id, DELIVERY_TIMEOUT_MS);
+  if (publishInteraction(state, record) === 0) {
+    state.acknowledgementWaiters.get(record.id)?.();
+    record.errors.push({ message: 'No gateway session receives this guild\'s events; the member sees "This interaction failed"', code: 0 });
+    throw new ControlError(409, 'no interactions endpoint is configured and no gateway session receives this guild\'s events');
+  }
+  const answered = await acknowledged;
+  const elapsed = Math.round(performance.now() - started);
+  if (!answered) {
+    record.errors.push({ message: `The application did not answer the INTERACTION_CREATE within ${DELIVERY_TIMEOUT_MS / 1000} s; the member sees "This interaction failed"`, code: 0 });
+  } else if (elapsed > DISCORD_DEADLINE_MS) {
+    record.warnings.push(`The application answered after ${elapsed} ms; Discord gives up after 3 s and the member sees "This interaction failed"`);
   }
 }

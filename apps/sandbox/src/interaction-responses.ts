@@ -1,4 +1,4 @@
-import { ApplicationIntegrationType, InteractionResponseType, InteractionType, MessageFlags, PermissionFlagsBits } from 'discord-api-types/v10';
+import { ApplicationIntegrationType, GatewayDispatchEvents, InteractionResponseType, InteractionType, MessageFlags, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { APIMessage, APIMessageComponentInteractionMetadata, APIMessageInteractionMetadata } from 'discord-api-types/v10';
 import {
   DiscordApiError,
@@ -17,6 +17,7 @@ import { validateCreateMessage, validateEditMessage } from './message-validation
 import type { MessageDraft } from './message-validation.ts';
 import { validateModal } from './modal-validation.ts';
 import { hasPermission } from './permissions.ts';
+import { publishMessage } from './platform-events.ts';
 import { discordTimestamp } from './snowflake.ts';
 import type { EphemeralMessage, GuildState, InteractionRecord, SandboxState, StoredMessage } from './state.ts';
 
@@ -96,6 +97,7 @@ export function createInteractionMessage(state: SandboxState, record: Interactio
   } else {
     state.messages.set(id, stored);
     (channel as { last_message_id?: string | null }).last_message_id = id;
+    publishMessage(state, GatewayDispatchEvents.MessageCreate, stored);
   }
   return structuredClone(message);
 }
@@ -161,6 +163,7 @@ export function applyInitialResponse(state: SandboxState, record: InteractionRec
   }
   record.acknowledged = true;
   record.responseType = type;
+  state.acknowledgementWaiters.get(record.id)?.();
 }
 
 /** A message this interaction's token may reach: `@original`, or one of its follow-ups. */

@@ -38,6 +38,7 @@ export interface InteractionView
     | 'errors'
     | 'warnings'
     | 'payload'
+    | 'via'
   > {
   kind: 'MESSAGE_COMPONENT' | 'MODAL_SUBMIT';
   /** The @original response message (channel or ephemeral), once there is one. */
@@ -76,6 +77,7 @@ export function describeInteraction(state: SandboxState, record: InteractionReco
     values: record.values,
     fields: record.fields,
     sentAt: record.sentAt,
+    via: record.via,
     status: record.status,
     response: record.response,
     acknowledged: record.acknowledged,

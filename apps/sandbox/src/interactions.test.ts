@@ -447,36 +447,37 @@ describe('follow-ups with the interaction token', () => {
 });
 
 describe('configuration', () => {
-  it('is validated on PUT /_sandbox/config and never echoes the bot worker’s Authorization', async () => {
+  it('is validated on PUT /_sandbox/config, which knows only interactionsUrl', async () => {
     for (const [body, error] of [
       [{ interactionsUrl: 'ftp://x' }, 'interactionsUrl must be an http(s) URL or null'],
       [{ interactionsUrl: 42 }, 'interactionsUrl must be an http(s) URL or null'],
-      [{ botWorker: { apiUrl: 'http://localhost:3000/api/support' } }, 'botWorker.authorization must be a non-empty string'],
-      [{ botWorker: { apiUrl: 'nope', authorization: 'x' } }, 'botWorker.apiUrl must be an http(s) URL'],
+      // The sandbox no longer stands in for the bot runtime: events reach the product over the gateway.
+      [{ botWorker: { apiUrl: 'http://localhost:3000/api/support', authorization: 'Bot secret' } }, 'unknown configuration key(s): botWorker (known: interactionsUrl)'],
+      [{ interactionsUrl: 'http://x', botWorker: null }, 'unknown configuration key(s): botWorker'],
       [{ interactionUrl: 'http://x' }, 'unknown configuration key(s): interactionUrl'],
       [[1], 'the configuration must be a JSON object'],
     ] as const) {
       const res = await control('PUT', '/config', body);
       expect([res.statusCode, res.json().error]).toEqual([400, expect.stringContaining(error)]);
     }
-    const ok = await control('PUT', '/config', { interactionsUrl: 'http://localhost:3000/api/support/discord', botWorker: { apiUrl: 'http://localhost:3000/api/support/', authorization: 'Bot secret' } });
+    const ok = await control('PUT', '/config', { interactionsUrl: 'http://localhost:3000/api/support/discord' });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toEqual({ interactionsUrl: 'http://localhost:3000/api/support/discord', botWorker: { apiUrl: 'http://localhost:3000/api/support' } });
-    expect(sb.state.config.botWorker).toEqual({ apiUrl: 'http://localhost:3000/api/support', authorization: 'Bot secret' });
-    expect((await control('PUT', '/config', { botWorker: null })).json()).toEqual({ interactionsUrl: 'http://localhost:3000/api/support/discord', botWorker: null });
-    expect((await control('GET', '/state')).json().config).toEqual({ interactionsUrl: 'http://localhost:3000/api/support/discord', botWorker: null });
+    expect(ok.json()).toEqual({ interactionsUrl: 'http://localhost:3000/api/support/discord' });
+    expect(sb.state.config).toEqual({ interactionsUrl: 'http://localhost:3000/api/support/discord' });
+    expect((await control('GET', '/state')).json().config).toEqual({ interactionsUrl: 'http://localhost:3000/api/support/discord' });
     // Wiring survives a reset of the world.
     await control('POST', '/reset');
     expect((await control('GET', '/config')).json().interactionsUrl).toBe('http://localhost:3000/api/support/discord');
   });
 
   it('comes from the options and configure(), which throws on bad input', async () => {
-    const sandbox = await createSandbox({ interactionsUrl: 'http://127.0.0.1:9/discord', botWorker: { apiUrl: 'http://127.0.0.1:9/api/support', authorization: 'k' } });
-    expect(sandbox.state.config).toEqual({ interactionsUrl: 'http://127.0.0.1:9/discord', botWorker: { apiUrl: 'http://127.0.0.1:9/api/support', authorization: 'k' } });
+    const sandbox = await createSandbox({ interactionsUrl: 'http://127.0.0.1:9/discord' });
+    expect(sandbox.state.config).toEqual({ interactionsUrl: 'http://127.0.0.1:9/discord' });
     sandbox.configure({ interactionsUrl: null });
-    expect(sandbox.state.config.interactionsUrl).toBeNull();
-    expect(sandbox.state.config.botWorker).not.toBeNull();
+    expect(sandbox.state.config).toEqual({ interactionsUrl: null });
     expect(() => sandbox.configure({ interactionsUrl: 'not a url' })).toThrow(/interactionsUrl must be an http\(s\) URL/);
+    // A caller still passing the removed setting is told so rather than silently ignored.
+    expect(() => sandbox.configure({ botWorker: null } as never)).toThrow(/unknown configuration key\(s\): botWorker/);
     await expect(createSandbox({ interactionsUrl: 'mailto:x' })).rejects.toThrow(/Invalid sandbox configuration/);
   });
 });

@@ -12,6 +12,7 @@ const sandbox = await startSandbox({ port, host });
 console.log(`Chat platform sandbox listening on ${sandbox.url}`);
 console.log(`  REST API base for @discordjs/rest: ${sandbox.url}/api`);
 console.log(`  OAuth2 authorize page:            ${sandbox.url}/oauth2/authorize`);
+console.log(`  Gateway (v10, JSON):              ${sandbox.gatewayUrl}`);
 
 // Close the listener on Ctrl+C / container stop so the port is freed at once.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,7 +1,7 @@
 import { ComponentType, InteractionType } from 'discord-api-types/v10';
 import type { APIMessage, APIMessageComponentGuildInteraction, APIModalSubmitGuildInteraction } from 'discord-api-types/v10';
 import { ControlError, controlBody, requireId, requireText } from './control-error.ts';
-import { deliverInteraction } from './interaction-delivery.ts';
+import { deliverInteraction, deliverOverGateway } from './interaction-delivery.ts';
 import { INTERACTION_TOKEN_TTL_MS, componentInteraction, interactionToken, modalSubmitInteraction } from './interaction-payloads.ts';
 import { describeInteraction } from './interaction-views.ts';
 import type { InteractionView } from './interaction-views.ts';
@@ -49,17 +49,26 @@ function optionalLocale(body: Record<string, unknown>): string {
   return body.locale;
 }
 
-function requireInteractionsUrl(state: SandboxState): string {
+type Delivery = { via: 'endpoint'; url: string } | { via: 'gateway' };
+
+/** The endpoint URL when the application has one; otherwise the gateway, if a session receives the guild. */
+function deliveryFor(state: SandboxState, guildId: string): Delivery {
   const url = state.config.interactionsUrl;
-  if (!url) {
-    throw new ControlError(409, 'no interactions endpoint is configured: set interactionsUrl with PUT /_sandbox/config or the interactionsUrl option');
-  }
-  return url;
+  if (url) return { via: 'endpoint', url };
+  if (state.events.reaches(guildId)) return { via: 'gateway' };
+  throw new ControlError(
+    409,
+    'no interactions endpoint is configured (set interactionsUrl with PUT /_sandbox/config or the interactionsUrl option) and no gateway session receives this guild\'s events',
+  );
+}
+
+function deliver(state: SandboxState, record: InteractionRecord, delivery: Delivery): Promise<void> {
+  return delivery.via === 'endpoint' ? deliverInteraction(state, record, delivery.url) : deliverOverGateway(state, record);
 }
 
 function newRecord(
   state: SandboxState,
-  fields: Pick<InteractionRecord, 'id' | 'token' | 'type' | 'guildId' | 'channelId' | 'userId' | 'messageId' | 'customId' | 'componentType' | 'values' | 'fields' | 'triggeringInteractionId'> & {
+  fields: Pick<InteractionRecord, 'id' | 'token' | 'type' | 'guildId' | 'channelId' | 'userId' | 'messageId' | 'customId' | 'componentType' | 'values' | 'fields' | 'triggeringInteractionId' | 'via'> & {
     payload: APIMessageComponentGuildInteraction | APIModalSubmitGuildInteraction;
   },
 ): InteractionRecord {
@@ -135,7 +144,7 @@ export async function clickComponent(state: SandboxState, input: unknown): Promi
   } else {
     throw new ControlError(400, `component "${customId}" has type ${component.type}; the sandbox can press buttons and pick from string selects`);
   }
-  const url = requireInteractionsUrl(state);
+  const delivery = deliveryFor(state, guildId);
   // Acting anywhere else dismisses an open modal, as it does in the client.
   state.openModals.delete(userId);
   const id = state.nextId();
@@ -154,9 +163,10 @@ export async function clickComponent(state: SandboxState, input: unknown): Promi
     values: componentType === ComponentType.StringSelect ? chosen : null,
     fields: null,
     triggeringInteractionId: null,
+    via: delivery.via,
     payload,
   });
-  await deliverInteraction(state, record, url);
+  await deliver(state, record, delivery);
   return { status: record.status, response: record.response, interaction: describeInteraction(state, record) };
 }
 
@@ -208,7 +218,7 @@ export async function submitModal(state: SandboxState, input: unknown): Promise<
     throw new ControlError(400, `modal "${customId}" was opened in channel ${modal.channelId} of guild ${modal.guildId}`);
   }
   const values = checkModalFields(modal, rawFields as Record<string, string>);
-  const url = requireInteractionsUrl(state);
+  const delivery = deliveryFor(state, guildId);
   const source = modal.messageId ? visibleMessage(state, channelId, userId, modal.messageId) : null;
   const message: APIMessage | null = source?.message ?? null;
   const id = state.nextId();
@@ -227,9 +237,10 @@ export async function submitModal(state: SandboxState, input: unknown): Promise<
     values: null,
     fields: Object.fromEntries(values),
     triggeringInteractionId: modal.interactionId,
+    via: delivery.via,
     payload,
   });
-  await deliverInteraction(state, record, url);
+  await deliver(state, record, delivery);
   // A refused submit leaves the modal open with an error, as the client does; an accepted one closes it.
   if (record.acknowledged && state.openModals.get(userId) === modal) state.openModals.delete(userId);
   return { status: record.status, response: record.response, interaction: describeInteraction(state, record) };

@@ -1,46 +1,38 @@
-import type { APIChannel, APIMessage } from 'discord-api-types/v10';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startEndpoint } from './test-endpoint.ts';
-import type { TestEndpoint } from './test-endpoint.ts';
+import { GatewayIntentBits as I } from 'discord-api-types/v10';
+import type { APIChannel, APIMessage, GatewayGuildMemberRemoveDispatchData, GatewayMessageCreateDispatchData } from 'discord-api-types/v10';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { call, startGatewaySandbox, startManager } from './gateway-test-support.ts';
 import { BOT_ID, CHANNELS, GUILDS, USERS, bot, makeSandbox } from './test-support.ts';
 import type { TestSandbox } from './test-support.ts';
 
 let sb: TestSandbox;
-let ticketApi: TestEndpoint;
 beforeEach(async () => {
   sb = await makeSandbox();
-  ticketApi = await startEndpoint(() => ({ status: 201, body: { messageId: 'tm_1' } }));
-  sb.configure({ botWorker: { apiUrl: `${ticketApi.url}/api/support`, authorization: 'Bot worker-secret' } });
-});
-afterEach(async () => {
-  await ticketApi.close();
 });
 
 const WELCOME = '1300000000000000102';
+/** A ticket channel as the product makes one: hidden from @everyone, open to the member and the bot. */
+const ticketPayload = (name: string, memberId: string) => ({
+  name,
+  parent_id: '1300000000000000104',
+  permission_overwrites: [
+    { id: GUILDS.pixelForge, type: 0, deny: '1024' },
+    { id: memberId, type: 1, allow: '101376' },
+    { id: BOT_ID, type: 1, allow: '3072' },
+  ],
+});
 
 async function ticketChannel(): Promise<APIChannel> {
-  const res = await sb.app.inject({
-    method: 'POST',
-    url: `/api/v10/guilds/${GUILDS.pixelForge}/channels`,
-    headers: bot,
-    payload: {
-      name: 'ticket-alice',
-      parent_id: '1300000000000000104',
-      permission_overwrites: [
-        { id: GUILDS.pixelForge, type: 0, deny: '1024' },
-        { id: USERS.alice, type: 1, allow: '101376' },
-        { id: BOT_ID, type: 1, allow: '3072' },
-      ],
-    },
-  });
+  const res = await sb.app.inject({ method: 'POST', url: `/api/v10/guilds/${GUILDS.pixelForge}/channels`, headers: bot, payload: ticketPayload('ticket-alice', USERS.alice) });
   expect(res.statusCode).toBe(201);
   return res.json();
 }
 
 const say = (channelId: string, payload: Record<string, unknown>) => sb.app.inject({ method: 'POST', url: `/_sandbox/channels/${channelId}/messages`, payload });
+const storedMessages = async (): Promise<{ message: APIMessage; authorId: string }[]> => (await sb.app.inject({ url: '/_sandbox/messages' })).json().messages;
 
 describe('POST /_sandbox/channels/{id}/messages', () => {
-  it('posts as the member and forwards to the Ticket API exactly as the bot worker would', async () => {
+  it('posts as the member: stored, listed for the bot and its attachment on the CDN', async () => {
     const channel = await ticketChannel();
     const content = `Hi <@${BOT_ID}>, <@${USERS.bruno}> said to ask here`;
     const res = await say(channel.id, {
@@ -49,7 +41,9 @@ describe('POST /_sandbox/channels/{id}/messages', () => {
       attachments: [{ filename: 'log.txt', contentType: 'text/plain', dataBase64: Buffer.from('hello').toString('base64') }],
     });
     expect(res.statusCode).toBe(201);
-    const { message, forwarded } = res.json() as { message: APIMessage; forwarded: unknown };
+    // The sandbox reports nothing to the product itself: the answer is the message alone.
+    expect(Object.keys(res.json())).toEqual(['message']);
+    const { message } = res.json() as { message: APIMessage };
     expect(message).toMatchObject({
       type: 0,
       channel_id: channel.id,
@@ -59,58 +53,20 @@ describe('POST /_sandbox/channels/{id}/messages', () => {
       attachments: [{ filename: 'log.txt', size: 5, content_type: 'text/plain' }],
       embeds: [],
     });
-    expect(forwarded).toEqual({ status: 201, body: { messageId: 'tm_1' } });
-
-    expect(ticketApi.requests).toHaveLength(1);
-    const [request] = ticketApi.requests;
-    expect(request!.method).toBe('POST');
-    expect(request!.url).toBe(`/api/support/servers/${GUILDS.pixelForge}/tickets/${channel.id}/messages`);
-    expect(request!.headers.authorization).toBe('Bot worker-secret');
-    expect(request!.headers['content-type']).toBe('application/json');
-    const attachment = message.attachments[0]!;
-    expect(request!.json).toEqual({
-      message: {
-        content,
-        embeds: [],
-        mentions: [BOT_ID, USERS.bruno],
-        attachments: [{ id: attachment.id, filename: 'log.txt', contentType: 'text/plain', size: 5, url: attachment.url }],
-      },
-      messageType: 'User',
-      authorId: USERS.alice,
-      externalId: message.id,
-    });
 
     // The attachment is on the CDN, and the message is where the bot and the tests look for messages.
+    const attachment = message.attachments[0]!;
     const bytes = await sb.app.inject({ url: attachment.url.replace(/^https?:\/\/[^/]+/, '') });
     expect([bytes.statusCode, bytes.body]).toEqual([200, 'hello']);
     const listed: APIMessage[] = (await sb.app.inject({ url: `/api/v10/channels/${channel.id}/messages`, headers: bot })).json();
     expect(listed.map((m) => m.id)).toEqual([message.id]);
-    expect((await sb.app.inject({ url: `/_sandbox/messages?channelId=${channel.id}` })).json().messages[0]).toMatchObject({ authorId: USERS.alice });
-  });
-
-  it('forwards nothing for channels the bot did not create, or without a bot worker', async () => {
-    const general = await say(CHANNELS.general, { userId: USERS.eli, content: 'hello everyone' });
-    expect(general.statusCode).toBe(201);
-    expect(general.json().forwarded).toBeNull();
-    const channel = await ticketChannel();
-    sb.configure({ botWorker: null });
-    expect((await say(channel.id, { userId: USERS.alice, content: 'anyone?' })).json().forwarded).toBeNull();
-    expect(ticketApi.requests).toHaveLength(0);
-  });
-
-  it('reports a Ticket API it cannot reach, and what it answered otherwise', async () => {
-    const channel = await ticketChannel();
-    ticketApi.answer(() => ({ status: 400, body: { message: 'A message needs content' } }));
-    expect((await say(channel.id, { userId: USERS.alice, content: 'x' })).json().forwarded).toEqual({ status: 400, body: { message: 'A message needs content' } });
-    await ticketApi.close();
-    const down = await say(channel.id, { userId: USERS.alice, content: 'y' });
-    expect(down.statusCode).toBe(201);
-    expect(down.json().forwarded).toEqual({ status: null, body: null, error: expect.stringContaining(`could not reach ${ticketApi.url}/api/support/servers/`) });
-    ticketApi = await startEndpoint();
+    const stored = (await sb.app.inject({ url: `/_sandbox/messages?channelId=${channel.id}` })).json().messages;
+    expect(stored).toMatchObject([{ authorId: USERS.alice, message: { id: message.id, content, attachments: [{ id: attachment.id, url: attachment.url }] } }]);
   });
 
   it('refuses what a member could not do', async () => {
     const channel = await ticketChannel();
+    const before = await storedMessages();
     const cases: [string, Record<string, unknown>, number, string][] = [
       [CHANNELS.general, { userId: USERS.chen, content: 'x' }, 403, 'Missing Access: chen.wei is not a member of Pixel Forge'],
       [channel.id, { userId: USERS.eli, content: 'x' }, 403, 'Missing Access: eli cannot see #ticket-alice'],
@@ -127,28 +83,46 @@ describe('POST /_sandbox/channels/{id}/messages', () => {
       const res = await say(channelId, payload);
       expect([res.statusCode, res.json().error]).toEqual([status, expect.stringContaining(error)]);
     }
-    expect(ticketApi.requests).toHaveLength(0);
+    expect(await storedMessages()).toEqual(before);
   });
 });
 
-describe('a member leaving the server', () => {
-  it('is reported for each ticket channel they were let into, as the bot worker would', async () => {
-    const res = await sb.app.inject({
-      method: 'POST',
-      url: `/api/v10/guilds/${GUILDS.pixelForge}/channels`,
-      headers: bot,
-      payload: { name: 'ticket-eli', permission_overwrites: [{ id: USERS.eli, type: 1, allow: '1024' }, { id: BOT_ID, type: 1, allow: '3072' }] },
-    });
-    const channel: APIChannel = res.json();
-    ticketApi.answer(() => ({ status: 204, body: null }));
-    const left = await sb.app.inject({ method: 'DELETE', url: `/_sandbox/guilds/${GUILDS.pixelForge}/members/${USERS.eli}` });
-    expect(left.statusCode).toBe(204);
-    expect(ticketApi.requests.map((r) => [r.method, r.url, r.headers.authorization, r.json])).toEqual([
-      ['DELETE', `/api/support/servers/${GUILDS.pixelForge}/tickets/${channel.id}/member`, 'Bot worker-secret', { userId: USERS.eli }],
-    ]);
-    // Someone with no ticket channel leaves without a report.
-    await sb.app.inject({ method: 'DELETE', url: `/_sandbox/guilds/${GUILDS.pixelForge}/members/${USERS.dana}` });
-    expect(ticketApi.requests).toHaveLength(1);
+describe('what the bot runtime sees of it', () => {
+  it("a member's message in a ticket channel, and the member leaving, reach the gateway as dispatches", async () => {
+    const sandbox = await startGatewaySandbox();
+    const runtime = await startManager(sandbox, { intents: I.Guilds | I.GuildMembers | I.GuildMessages | I.MessageContent });
+    try {
+      // Eli, not Alice: the owner of a server cannot leave it.
+      const created = await call(sandbox, 'POST', `/api/v10/guilds/${GUILDS.pixelForge}/channels`, ticketPayload('ticket-eli', USERS.eli), bot);
+      expect(created.status).toBe(201);
+      const channel = created.json as APIChannel;
+      const content = `Hi <@${USERS.bruno}>, see the log`;
+      const attachments = [{ filename: 'log.txt', contentType: 'text/plain', dataBase64: Buffer.from('hello').toString('base64') }];
+      const posted = await call(sandbox, 'POST', `/_sandbox/channels/${channel.id}/messages`, { userId: USERS.eli, content, attachments });
+      expect(posted.status).toBe(201);
+      const { message } = posted.json as { message: APIMessage };
+      // Everything the runtime reports to the Ticket API is in the dispatch: id, author, content, mentions, attachments.
+      const dispatched = await runtime.waitFor<GatewayMessageCreateDispatchData>('MESSAGE_CREATE', (d) => d.channel_id === channel.id);
+      expect(dispatched).toMatchObject({
+        id: message.id,
+        guild_id: GUILDS.pixelForge,
+        author: { id: USERS.eli },
+        content,
+        mentions: [{ id: USERS.bruno }],
+        attachments: [{ id: message.attachments[0]!.id, filename: 'log.txt', content_type: 'text/plain', size: 5, url: message.attachments[0]!.url }],
+      });
+
+      const left = await call(sandbox, 'DELETE', `/_sandbox/guilds/${GUILDS.pixelForge}/members/${USERS.eli}`);
+      expect(left.status).toBe(204);
+      expect(await runtime.waitFor<GatewayGuildMemberRemoveDispatchData>('GUILD_MEMBER_REMOVE')).toMatchObject({ guild_id: GUILDS.pixelForge, user: { id: USERS.eli } });
+      expect((await call(sandbox, 'GET', `/api/v10/guilds/${GUILDS.pixelForge}/members/${USERS.eli}`, undefined, bot)).status).toBe(404);
+      // The ticket channel is the product's to close: the sandbox leaves it, and the member's overwrite, as Discord does.
+      const still = await call(sandbox, 'GET', `/api/v10/channels/${channel.id}`, undefined, bot);
+      expect((still.json as APIChannel & { permission_overwrites: { id: string }[] }).permission_overwrites.map((o) => o.id)).toContain(USERS.eli);
+    } finally {
+      await runtime.manager.destroy();
+      await sandbox.close();
+    }
   });
 });
 

@@ -1,31 +1,22 @@
-import { ChannelType, MessageType, PermissionFlagsBits } from 'discord-api-types/v10';
+import { ChannelType, GatewayDispatchEvents, MessageType, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { APIAttachment, APIMessage, MessageFlags } from 'discord-api-types/v10';
 import { attachmentJson } from './cdn.ts';
 import { ControlError, controlBody, requireId } from './control-error.ts';
-import { describeFetchError } from './interaction-delivery.ts';
 import { memberContext } from './member-context.ts';
 import { resolveMentions } from './mentions.ts';
 import { MAX_CONTENT_LENGTH } from './message-validation.ts';
 import { hasPermission } from './permissions.ts';
+import { publishMessage } from './platform-events.ts';
 import { discordTimestamp } from './snowflake.ts';
-import type { GuildState, SandboxState, StoredAttachment } from './state.ts';
-
-export interface ForwardResult {
-  /** The Ticket API's status and body; status null when it could not be reached (see error). */
-  status: number | null;
-  body: unknown;
-  error?: string;
-}
+import type { SandboxState, StoredAttachment } from './state.ts';
 
 export interface MemberMessageResult {
   message: APIMessage;
-  forwarded: ForwardResult | null;
 }
 
 const MAX_ATTACHMENTS = 10;
 // A bitfield enum with no zero member, yet zero is what a plain member message carries.
 const NO_MESSAGE_FLAGS = 0 as MessageFlags;
-const FORWARD_TIMEOUT_MS = 10_000;
 // Containers and thread-only channels hold no messages of their own.
 const NO_MESSAGE_TYPES = new Set<number>([ChannelType.GuildCategory, ChannelType.GuildForum, ChannelType.GuildMedia, ChannelType.GuildDirectory]);
 
@@ -52,66 +43,10 @@ function readAttachments(raw: unknown, channelId: string, state: SandboxState): 
 }
 
 /**
- * What the product's bot worker does with a gateway MESSAGE_CREATE in a ticket channel: post it
- * to the Ticket API as a User message mirroring the platform message.
+ * POST /_sandbox/channels/{id}/messages: a member writes in a channel. Stored like any message and
+ * dispatched on the gateway (MESSAGE_CREATE), which is how the product's bot runtime learns of it.
  */
-async function forwardToBotWorker(state: SandboxState, guildId: string, message: APIMessage): Promise<ForwardResult> {
-  return callBotWorker(state, 'POST', `/servers/${guildId}/tickets/${message.channel_id}/messages`, {
-    message: {
-      content: message.content,
-      embeds: [],
-      mentions: message.mentions.map((u) => u.id),
-      attachments: message.attachments.map((a) => ({ id: a.id, filename: a.filename, contentType: a.content_type ?? null, size: a.size, url: a.url })),
-    },
-    messageType: 'User',
-    authorId: message.author.id,
-    externalId: message.id,
-  });
-}
-
-/** One call of the product's Ticket API as its bot worker makes it, with the worker's credentials. */
-async function callBotWorker(state: SandboxState, method: 'POST' | 'DELETE', path: string, body: unknown): Promise<ForwardResult> {
-  const worker = state.config.botWorker!;
-  const url = `${worker.apiUrl}${path}`;
-  try {
-    const response = await fetch(url, {
-      method,
-      headers: { authorization: worker.authorization, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
-    });
-    const text = await response.text();
-    let parsed: unknown = text === '' ? null : text;
-    try {
-      parsed = text === '' ? null : (JSON.parse(text) as unknown);
-    } catch {
-      // Not JSON: keep the text so the test can see what came back.
-    }
-    return { status: response.status, body: parsed };
-  } catch (error) {
-    return { status: null, body: null, error: `could not reach ${url}: ${describeFetchError(error, FORWARD_TIMEOUT_MS)}` };
-  }
-}
-
-/**
- * What the bot worker does with a gateway GUILD_MEMBER_REMOVE: for each ticket channel the member
- * had been let into (a member overwrite in a channel the bot created), it tells the Ticket API the
- * member is no longer in that ticket. Nothing happens without a configured worker.
- */
-export async function reportMemberLeft(state: SandboxState, guild: GuildState, userId: string): Promise<ForwardResult[]> {
-  if (state.config.botWorker === null) return [];
-  const tickets = guild.channels.filter(
-    (channel) => state.botCreatedChannels.has(channel.id) && (channel.permission_overwrites ?? []).some((o) => o.id === userId && Number(o.type) === 1),
-  );
-  return Promise.all(tickets.map((channel) => callBotWorker(state, 'DELETE', `/servers/${guild.id}/tickets/${channel.id}/member`, { userId })));
-}
-
-/**
- * POST /_sandbox/channels/{id}/messages: a member writes in a channel. Stored like any message;
- * forwarded to the bot worker's Ticket API only for channels the bot created and can still see,
- * since those are the only ones a worker would treat as tickets.
- */
-export async function postMemberMessage(state: SandboxState, channelId: string, input: unknown, baseUrl: string): Promise<MemberMessageResult> {
+export function postMemberMessage(state: SandboxState, channelId: string, input: unknown, baseUrl: string): MemberMessageResult {
   const body = controlBody(input);
   const userId = requireId(body, 'userId');
   const found = state.findChannel(channelId);
@@ -162,11 +97,9 @@ export async function postMemberMessage(state: SandboxState, channelId: string, 
     pinned: false,
     flags: NO_MESSAGE_FLAGS,
   };
-  state.messages.set(id, { message, guildId: guild.id, deleted: false, deletedAt: null, revisions: [] });
+  const stored = { message, guildId: guild.id, deleted: false, deletedAt: null, revisions: [] };
+  state.messages.set(id, stored);
   (channel as { last_message_id?: string | null }).last_message_id = id;
-
-  const botSees = state.isBotIn(guild) && hasPermission(state.botChannelPermissions(guild, channel), PermissionFlagsBits.ViewChannel);
-  const forward = state.config.botWorker !== null && state.botCreatedChannels.has(channel.id) && botSees;
-  const forwarded = forward ? await forwardToBotWorker(state, guild.id, message) : null;
-  return { message: structuredClone(message), forwarded };
+  publishMessage(state, GatewayDispatchEvents.MessageCreate, stored);
+  return { message: structuredClone(message) };
 }

@@ -1,14 +1,17 @@
+import { GatewayDispatchEvents } from 'discord-api-types/v10';
 import type { APIMessage } from 'discord-api-types/v10';
 import { emptyMessage } from './errors.ts';
 import { resolveMentions } from './mentions.ts';
 import { EDITABLE_FLAGS } from './message-validation.ts';
 import type { MessageEdit } from './message-validation.ts';
+import { publishMessage, publishMessageDelete } from './platform-events.ts';
 import { discordTimestamp } from './snowflake.ts';
 import type { GuildState, SandboxState, StoredMessage } from './state.ts';
 
 /**
  * Applies a validated edit the way every edit path does (bot PATCH, UPDATE_MESSAGE responses,
- * webhook edits): the previous version goes to `revisions` so tests can see what members saw.
+ * webhook edits, a member's own edit): the previous version goes to `revisions` so tests can see
+ * what members saw, and a channel message's edit is a MESSAGE_UPDATE on the gateway.
  */
 export function applyMessageEdit(
   state: SandboxState,
@@ -41,5 +44,14 @@ export function applyMessageEdit(
     current.mention_roles = mentions.roles;
     current.mention_everyone = mentions.everyone;
   }
+  publishMessage(state, GatewayDispatchEvents.MessageUpdate, stored);
   return structuredClone(current);
+}
+
+/** Every delete path (bot, member, webhook): kept with `deleted` for tests, gone for everyone else. */
+export function markMessageDeleted(state: SandboxState, stored: StoredMessage): void {
+  stored.deleted = true;
+  stored.deletedAt = discordTimestamp(state.now());
+  state.reactions.delete(stored.message.id);
+  publishMessageDelete(state, stored);
 }

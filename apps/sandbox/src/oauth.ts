@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuth2Scopes, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
 import { requireBot, requireCaller } from './api-auth.ts';
+import { setBotMembership } from './bot-membership.ts';
+import { applicationFlags } from './gateway-payloads.ts';
 import { unauthorized } from './errors.ts';
 import { AUTHORIZE_FIELDS, renderConsentPage, renderMessagePage } from './oauth-pages.ts';
 import type { AuthorizeParams } from './oauth-pages.ts';
@@ -201,7 +203,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
       if (!hasPermission(state.memberPermissions(guild, user.id), PermissionFlagsBits.ManageGuild)) {
         return html(reply, 400, renderMessagePage('Missing permission', `You need the Manage Server permission in ${guild.name} to add a bot.`));
       }
-      state.setBotMember(guild, true, params.permissions === '' ? undefined : params.permissions);
+      setBotMembership(state, guild, true, params.permissions === '' ? undefined : params.permissions, user.id);
       installedGuildId = guild.id;
     }
 
@@ -313,7 +315,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
 
   const currentApplication = async (request: FastifyRequest) => {
     requireBot(state, request);
-    return { ...applicationInfo(state), bot: state.botUser(), owner: null, team: null, flags: 0, approximate_guild_count: [...state.guilds.values()].filter((g) => state.isBotIn(g)).length };
+    return { ...applicationInfo(state), bot: state.botUser(), owner: null, team: null, flags: applicationFlags(state), approximate_guild_count: [...state.guilds.values()].filter((g) => state.isBotIn(g)).length };
   };
 
   for (const prefix of ['/api', '/api/v10']) {

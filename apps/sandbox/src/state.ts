@@ -1,6 +1,7 @@
 import type { DirectMessage } from './api-direct-messages.ts';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import type {
+  APIAuditLogEntry,
   APIMessage,
   APIMessageComponentGuildInteraction,
   APIModalInteractionResponseCallbackComponent,
@@ -15,6 +16,8 @@ import { createApplicationKey } from './application-key.ts';
 import type { ApplicationKey } from './application-key.ts';
 import type { FormErrorTree } from './errors.ts';
 import type { FixtureApplication, FixtureChannel, FixtureGuild, FixtureUser, Fixtures } from './fixtures.ts';
+import { NO_EVENTS } from './platform-events.ts';
+import type { PlatformEventSink } from './platform-events.ts';
 import { basePermissions, channelPermissions } from './permissions.ts';
 import type { SandboxConfig } from './sandbox-config.ts';
 import { createSnowflakeGenerator, discordTimestamp } from './snowflake.ts';
@@ -116,6 +119,8 @@ export interface InteractionRecord {
   values: string[] | null;
   fields: Record<string, string> | null;
   payload: APIMessageComponentGuildInteraction | APIModalSubmitGuildInteraction;
+  /** POSTed to the interactions endpoint URL, or dispatched as INTERACTION_CREATE when there is none. */
+  via: 'endpoint' | 'gateway';
   sentAt: string;
   /** Tokens work for 15 minutes of sandbox time, as on Discord. */
   expiresAt: number;
@@ -147,6 +152,17 @@ export interface StoredAttachment {
   filename: string;
   contentType: string;
   data: Buffer;
+}
+
+/** Who reacted to a message with one emoji, in the order they did. */
+export interface ReactionEntry {
+  emoji: { id: string | null; name: string | null; animated?: boolean };
+  userIds: string[];
+}
+
+export interface AuditLogRecord {
+  guildId: string;
+  entry: APIAuditLogEntry;
 }
 
 export type FaultStatus = 429 | 500 | 502 | 503;
@@ -208,7 +224,7 @@ export class SandboxState {
   attachments = new Map<string, StoredAttachment>();
   faults: Fault[] = [];
   requests: RequestLogEntry[] = [];
-  /** Channels made through POST /guilds/{id}/channels: the ones a bot worker treats as tickets. */
+  /** Channels made through POST /guilds/{id}/channels (shown as `createdByBot` in GET /_sandbox/state). */
   botCreatedChannels = new Set<string>();
   /** By interaction id; tokens are looked up through interactionTokens. */
   interactions = new Map<string, InteractionRecord>();
@@ -221,10 +237,18 @@ export class SandboxState {
   directMessages: DirectMessage[] = [];
   /** By user id: a member sees at most one modal at a time. */
   openModals = new Map<string, OpenModal>();
+  /** By message id: each emoji with the users who reacted with it, in the order first used. */
+  reactions = new Map<string, ReactionEntry[]>();
+  /** Every guild's audit log, oldest first. */
+  auditLog: AuditLogRecord[] = [];
+  /** Where platform events go: the gateway once the sandbox has one. Survives resets, as the wiring does. */
+  events: PlatformEventSink = NO_EVENTS;
+  /** Interaction id → who waits for its first response (an interaction delivered over the gateway). */
+  acknowledgementWaiters = new Map<string, () => void>();
   /** Generated once per sandbox and kept across resets, as a product is configured with it at start-up. */
   readonly applicationKey: ApplicationKey = createApplicationKey();
   /** Where the product listens; wiring rather than world, so it survives resets too. */
-  config: SandboxConfig = { interactionsUrl: null, botWorker: null };
+  config: SandboxConfig = { interactionsUrl: null };
   private faultSeq = 0;
   private requestSeq = 0;
 
@@ -276,6 +300,8 @@ export class SandboxState {
     this.interactionTokens.clear();
     this.ephemeralMessages.clear();
     this.openModals.clear();
+    this.reactions.clear();
+    this.auditLog = [];
     this.dmChannels.clear();
     this.directMessages = [];
     this.clockOffsetMs = 0;

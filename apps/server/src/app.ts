@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { createAuthFailures } from './http/auth-failures';
-import { registerErrorHandler } from './http/error-handler';
+import { answerFrameworkError, registerErrorHandler } from './http/error-handler';
 import { RateLimitedError } from './http/errors';
 import type { AuthResolver } from './http/route';
 import { createLoader, createMemoryCache, createRedisCache, type Cache } from './platform/cache';
@@ -109,6 +109,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
+    // A URL Fastify cannot route (a malformed escape, a path parameter over its length limit) gets the documented error body too.
+    frameworkErrors: answerFrameworkError,
   });
   app.decorateRequest('caller', null);
   app.setValidatorCompiler(validatorCompiler);

@@ -15,8 +15,12 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   await built.app.listen({ port: config.port, host: config.host });
   const address = built.app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  // Expired sessions are refused already; this only keeps the table small.
-  const purge = setInterval(() => void built.services.auth.purgeExpiredSessions().catch(() => undefined), 3600_000);
+  // Expired sessions are refused already, and gateway events older than any redelivery are done:
+  // this only keeps the tables small.
+  const purge = setInterval(() => {
+    void built.services.auth.purgeExpiredSessions().catch(() => undefined);
+    void built.services.events.prune().catch(() => undefined);
+  }, 3600_000);
   purge.unref();
   // Retention is computed from stored timestamps: a sweep missed while the process was down is made up by the next one.
   const sweepFiles = () => void built.services.files.sweepRetention(new Date()).catch((error: unknown) => built.app.log.warn({ err: error }, 'file sweep failed'));

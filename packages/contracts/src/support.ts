@@ -40,11 +40,15 @@ export const Attachment = z.object({
 });
 export type Attachment = z.infer<typeof Attachment>;
 
+/** Members with a larger allowance on the platform write up to twice its usual message length. */
+const RECORDED_CONTENT_MAX = 2 * DISCORD_LIMITS.messageContent;
+
 export const TicketMessageContent = z.object({
-  content: z.string().max(4000).describe('Markdown text'),
+  content: z.string().max(RECORDED_CONTENT_MAX).describe('Markdown text'),
   embeds: z.array(Embed).max(DISCORD_LIMITS.embedsPerMessage),
   mentions: z.array(Snowflake).describe('Ids of the users mentioned'),
   attachments: z.array(Attachment).max(10),
+  replyTo: Snowflake.nullable().optional().describe('The platform message this one answers (its externalId in the ticket)'),
 });
 export type TicketMessageContent = z.infer<typeof TicketMessageContent>;
 
@@ -205,10 +209,11 @@ export const TicketMemberRequest = z.object({ userId: Snowflake });
 export type TicketMemberRequest = z.infer<typeof TicketMemberRequest>;
 
 const outgoingContent = z.object({
-  content: z.string().max(DISCORD_LIMITS.messageContent),
+  content: z.string().max(RECORDED_CONTENT_MAX),
   embeds: z.array(Embed).max(DISCORD_LIMITS.embedsPerMessage).default([]),
   mentions: z.array(Snowflake).max(100).default([]),
   attachments: z.array(Attachment).max(10).default([]),
+  replyTo: Snowflake.nullable().optional().describe('The platform message this one answers'),
 });
 
 export const CreateTicketMessageRequest = z
@@ -235,7 +240,7 @@ export const UpdateTicketMessageRequest = z.object({
   ticketId: TicketId.optional().describe('Must equal the path’s ticketId when given'),
   messageId: TicketMessageId.optional().describe('Must equal the path’s messageId when given'),
   message: z.object({
-    content: z.string().max(DISCORD_LIMITS.messageContent),
+    content: z.string().max(RECORDED_CONTENT_MAX),
     embeds: z.array(Embed).max(DISCORD_LIMITS.embedsPerMessage).default([]),
   }),
 });

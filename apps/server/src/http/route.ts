@@ -3,7 +3,7 @@ import { ErrorBody } from '@ticket/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { ForbiddenError, UnauthorizedError } from './errors';
+import { AppError, ForbiddenError, UnauthorizedError } from './errors';
 import type { ResponseCache } from './response-cache';
 
 /** Who is calling, once their Authorization header has been checked. */
@@ -61,6 +61,41 @@ async function authenticate(access: Access, request: FastifyRequest, resolver: A
   const caller = token ? await resolver.resolve(token, request) : null;
   if (!caller) throw new UnauthorizedError();
   request.caller = caller;
+}
+
+/** Half of a surrogate pair alone (JSON can carry one as `\udfff`; UTF-8 cannot). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** A NUL character or a lone surrogate. */
+const unstorable = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text);
+
+/** The first string of the input (or key of an object in it) that holds an unstorable character, as `body.a.0.b`. */
+function unstorableField(value: unknown, path: string, depth = 0): string | null {
+  if (typeof value === 'string') return unstorable(value) ? path : null;
+  if (typeof value !== 'object' || value === null || depth > 64) return null;
+  for (const [key, item] of Object.entries(value)) {
+    if (unstorable(key)) return path;
+    const found = unstorableField(item, `${path}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * Runs after validation, on the inputs the route declares (unknown fields are gone): no text of
+ * the product may hold a NUL character or an unpaired surrogate (PostgreSQL stores neither, in
+ * text or JSON, and no name, message or id needs one), so they are refused here, on both engines
+ * alike, before the access check as other invalid input is.
+ */
+async function refuseUnstorableText(call: CallDef, request: FastifyRequest): Promise<void> {
+  const inputs = [
+    ['params', call.params ? request.params : undefined],
+    ['querystring', call.query ? request.query : undefined],
+    ['body', call.body ? request.body : undefined],
+  ] as const;
+  for (const [where, value] of inputs) {
+    const field = unstorableField(value, where);
+    if (field) throw new AppError(400, 'validation_failed', `${field}: must not contain NUL characters or unpaired surrogates`, { field });
+  }
 }
 
 /** Runs after validation: checks the role the route asks for on the (now valid) server id. */
@@ -174,7 +209,10 @@ export function route<C extends CallDef>(
     ...(hooks.rateLimit ? { config: { rateLimit: hooks.rateLimit } } : {}),
     onRequest: async (request) => authenticate(access, request, resolver),
     ...(hooks.preValidation ? { preValidation: hooks.preValidation } : {}),
-    preHandler: async (request) => authorize(access, request, resolver),
+    preHandler: async (request) => {
+      await refuseUnstorableText(call, request);
+      await authorize(access, request, resolver);
+    },
     ...(cached
       ? {
           onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {

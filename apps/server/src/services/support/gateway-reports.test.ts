@@ -88,6 +88,12 @@ describe.each(engines)('reports of the bot runtime, on %s', (engine) => {
     expect((await as(ADMIN_KEY, 'GET', `${base}/ticket-channels`)).json<TicketChannels>().channels).toHaveLength(1);
   });
 
+  it('forgets reported events after two weeks, keeping the table small', async () => {
+    expect((await report({ eventId: 'channels:1', type: 'channelsChanged' })).statusCode).toBe(204);
+    expect(await ctx.built.services.events.prune(new Date(Date.now() + 13 * 24 * 3600_000))).toBe(0);
+    expect(await ctx.built.services.events.prune(new Date(Date.now() + 15 * 24 * 3600_000))).toBe(1);
+  });
+
   it('closes the tickets of a member who left where the subject closes on leave', async () => {
     const patch = { serverId: server, subjectId: subject.subjectId, path: 'automation.closeOnLeave', operation: 'set', value: true };
     expect((await as(owner, 'PATCH', `/api/settings/servers/${server}/subjects/${subject.subjectId}`, patch)).statusCode).toBe(200);

@@ -18,6 +18,9 @@ export interface ServerEvents {
  * already handled (its id recorded) is done, and each handling is itself safe to repeat, so two
  * copies arriving at once change nothing twice.
  */
+/** How long an event's id is kept: far longer than the bot runtime keeps a report it could not deliver. */
+const KEEP_EVENTS_MS = 14 * 24 * 3600_000;
+
 export class PlatformEvents {
   constructor(
     private readonly db: Kysely<DB>,
@@ -58,5 +61,11 @@ export class PlatformEvents {
       .values({ event_id: event.eventId, server_id: serverId, type: event.type, received_at: now() })
       .onConflict((oc) => oc.column('event_id').doNothing())
       .execute();
+  }
+
+  /** Forgets events older than any report still waiting in a runtime's queue could be. */
+  async prune(at: Date = new Date()): Promise<number> {
+    const result = await this.db.deleteFrom('platform_events').where('received_at', '<', new Date(at.getTime() - KEEP_EVENTS_MS).toISOString()).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

@@ -16,7 +16,9 @@ export async function supportRoutes({ app, config, cache, services, resolver }: 
     const raw = body as string;
     request.rawBody = raw;
     if (raw === '') return done(null, undefined);
-    parseJson(request, raw, (error, value) => (error ? done(new BadRequestError(`The body is not valid JSON: ${error.message}`), undefined) : done(null, value)));
+    // A byte-order mark is no part of the JSON (the signature still covers the body as received).
+    const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+    parseJson(request, text, (error, value) => (error ? done(new BadRequestError(error.message), undefined) : done(null, value)));
   });
   call('handleInteraction', 'open', ({ body }) => interactions.handle(body), {
     preValidation: async (request) => {
