@@ -1,17 +1,46 @@
 /**
- * `npm start`: the dashboard and all eight services on one port. Without chat-platform
- * credentials it runs in demo mode: the local sandbox stands in for the platform.
+ * `npm start`: the dashboard and all eight services on one port, and the bot runtime that holds
+ * the platform's gateway. Without chat-platform credentials it runs in demo mode: the local
+ * sandbox stands in for the platform, gateway included.
  */
 import { randomBytes } from 'node:crypto';
+import { loadConfig as loadBotConfig, startRuntime, type BotRuntime } from '../apps/bot/src/index';
 import { loadDemoFixtures, startSandbox } from '../apps/sandbox/src/index';
-import { loadConfig } from '../apps/server/src/config';
+import { loadConfig, type Config } from '../apps/server/src/config';
 import { seedDemoServers, type DemoServer } from '../apps/server/src/demo/seed';
 import { startServer } from '../apps/server/src/main';
 
+type Env = Record<string, string | undefined>;
+
+/**
+ * The bot runtime beside the API, reporting to it with an operator key of its own (added to the
+ * API's keys), unless BOT_RUNTIME=off (the runtime then runs elsewhere: `npm run bot`).
+ */
+async function startBot(env: Env, config: Config, apiUrl: string, botToken: string, apiBase: string): Promise<BotRuntime | null> {
+  if (env.BOT_RUNTIME === 'off') return null;
+  return startRuntime(
+    loadBotConfig({
+      ...env,
+      DISCORD_BOT_TOKEN: botToken,
+      DISCORD_API_URL: apiBase,
+      TICKET_API_URL: env.TICKET_API_URL ?? apiUrl,
+      BOT_API_KEY: env.BOT_API_KEY ?? config.adminKeys[config.adminKeys.length - 1],
+      DATA_DIR: config.dataDir,
+    }),
+  );
+}
+
+/** A key for the runtime started here, so nothing needs configuring for it. */
+function withRuntimeKey(env: Env, config: Config): Config {
+  if (env.BOT_RUNTIME === 'off' || env.BOT_API_KEY) return config;
+  return { ...config, adminKeys: [...config.adminKeys, randomBytes(24).toString('hex')] };
+}
+
 async function main(): Promise<void> {
-  const env = { ...process.env };
+  const env: Env = { ...process.env };
   const demo = !(env.DISCORD_CLIENT_ID && env.DISCORD_CLIENT_SECRET && env.DISCORD_BOT_TOKEN);
   let sandbox: Awaited<ReturnType<typeof startSandbox>> | null = null;
+  let bot: BotRuntime | null = null;
   if (demo) {
     const port = Number(env.SANDBOX_PORT ?? 3001);
     sandbox = await startSandbox({ port, host: env.HOST ?? '0.0.0.0' });
@@ -24,7 +53,7 @@ async function main(): Promise<void> {
       DISCORD_APP_URL: `${url}/app`,
     });
     // Platform credentials stay unset so the server knows it is in demo mode; the sandbox's are passed directly.
-    const config = loadConfig(env);
+    const config = withRuntimeKey(env, loadConfig(env));
     config.platform = {
       ...config.platform,
       clientId: application.clientId,
@@ -32,9 +61,6 @@ async function main(): Promise<void> {
       botToken: application.botToken,
       publicKey: sandbox.publicKey,
     };
-    // The sandbox plays the bot worker too: it reports members' messages in ticket channels with an operator key.
-    const workerKey = randomBytes(24).toString('hex');
-    config.adminKeys = [...config.adminKeys, workerKey];
     // Each demo server on another plan, so every plan's screens can be tried.
     const plans: DemoServer['plan'][] = ['free', 'premium', 'enterprise'];
     const demoServers: DemoServer[] = guilds
@@ -46,17 +72,24 @@ async function main(): Promise<void> {
         staffRoleIds: g.roles.filter((r) => r.name === 'Support Staff').map((r) => r.id),
       }));
     const server = await startServer(config, (built) => seedDemoServers(built.database.db, built.services.settings, demoServers));
-    // Members' clicks in the sandbox reach the interactions endpoint, signed with the sandbox's key.
-    sandbox.configure({
-      interactionsUrl: `${server.url}/api/support/discord`,
-      botWorker: { apiUrl: `${server.url}/api/support`, authorization: `Admin ${workerKey}` },
-    });
-    console.log(`\n  Ticket dashboard (demo mode) → ${server.url}\n  Chat-platform sandbox       → ${url}\n  Sign in with one of the demo users on the sandbox's consent page.\n`);
+    // Members' clicks in the sandbox reach the interactions endpoint, signed with the sandbox's key;
+    // everything else they do reaches the bot runtime over the sandbox's gateway.
+    sandbox.configure({ interactionsUrl: `${server.url}/api/support/discord` });
+    bot = await startBot(env, config, server.url, application.botToken, env.DISCORD_API_URL!);
+    console.log(
+      `\n  Ticket dashboard (demo mode) → ${server.url}\n  Chat-platform sandbox       → ${url}\n${bot ? `  Bot runtime                 → ${bot.healthUrl}\n` : ''}  Sign in with one of the demo users on the sandbox's consent page.\n`,
+    );
   } else {
-    const server = await startServer(loadConfig(env));
-    console.log(`\n  Ticket dashboard → ${server.url}\n`);
+    const config = withRuntimeKey(env, loadConfig(env));
+    const server = await startServer(config);
+    bot = await startBot(env, config, server.url, config.platform.botToken, config.platform.apiUrl);
+    console.log(`\n  Ticket dashboard → ${server.url}\n${bot ? `  Bot runtime      → ${bot.healthUrl}\n` : ''}`);
   }
-  const stop = () => void sandbox?.close();
+  // The API stops itself on these signals; the runtime keeps its gateway sessions to resume.
+  const stop = () => {
+    void bot?.close();
+    void sandbox?.close();
+  };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

@@ -43,7 +43,7 @@ export interface DemoStack {
 
 /** Runs what `npm start` runs (demo mode, fresh data dir, free ports) and waits until it answers. */
 export async function startDemoStack(): Promise<DemoStack> {
-  const [port, sandboxPort] = [await freePort(), await freePort()];
+  const [port, sandboxPort, botPort] = [await freePort(), await freePort(), await freePort()];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'ticket-e2e-'));
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
@@ -51,7 +51,7 @@ export async function startDemoStack(): Promise<DemoStack> {
   }
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: root,
-    env: { ...env, PORT: String(port), SANDBOX_PORT: String(sandboxPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1' },
+    env: { ...env, PORT: String(port), SANDBOX_PORT: String(sandboxPort), BOT_PORT: String(botPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
