@@ -140,7 +140,7 @@ export function createDeliver(deps: DeliveryDeps): (report: Report) => Promise<D
           const deletedBy = await channelDeletedBy(deps, report.guildId, report.channelId);
           // The bot deleted it: the API did that itself when it closed the ticket.
           if (deletedBy !== null && deletedBy === deps.botUserId()) return { outcome: 'skipped', reason: 'deleted by the bot' };
-          await api.call('support', supportCalls.reportPlatformEvent, {
+          await api.call('support', supportCalls.handlePlatformEvent, {
             params: { serverId: report.guildId },
             body: { eventId: report.eventId, type: 'channelDeleted', channelId: report.channelId, deletedBy },
           });
@@ -151,7 +151,7 @@ export function createDeliver(deps: DeliveryDeps): (report: Report) => Promise<D
       }
       case 'serverEvent':
         try {
-          await api.call('support', supportCalls.reportPlatformEvent, { params: { serverId: report.guildId }, body: report.event });
+          await api.call('support', supportCalls.handlePlatformEvent, { params: { serverId: report.guildId }, body: report.event });
         } catch (error) {
           // A server the dashboard does not know: nothing to update.
           if (isNotFound(error)) return { outcome: 'skipped', reason: 'the API does not know this server' };

@@ -430,13 +430,14 @@ export const supportCalls = {
     body: DiscordInteraction,
     response: InteractionResponse,
   }),
-  reportPlatformEvent: defineCall({
+  handlePlatformEvent: defineCall({
     method: 'POST',
     path: '/servers/:serverId/events',
     summary: 'Something that happened in the server, as the bot runtime saw it on the gateway (platform operators); a repeated eventId changes nothing',
     params: ServerIdParams,
     body: PlatformEvent,
     response: null,
+    status: 204,
   }),
   getTicketChannels: defineCall({
     method: 'GET',

@@ -66,7 +66,7 @@ export async function supportRoutes({ app, config, cache, services, resolver }: 
   call('getSupportSubjects', staff, ({ params, query }) => support.supportSubjects(params.serverId, query.Page, query.Amount));
   // The bot runtime's reports from the gateway.
   call('handleGatewayInteraction', 'operator', ({ body }) => interactions.handle(body));
-  call('reportPlatformEvent', 'operator', ({ params, body }) => events.report(params.serverId, body));
+  call('handlePlatformEvent', 'operator', ({ params, body }) => events.report(params.serverId, body));
   call('getTicketChannels', 'operator', ({ params }) => desk.ticketChannels(params.serverId));
   call('getSubjectTicketCount', 'operator', ({ params }) => support.subjectCount(params.subjectId));
 
