@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { loadDemoFixtures, startSandbox, type RunningSandbox } from '@ticket/sandbox';
+import { loadDemoFixtures, shardOf, startSandbox, type RunningSandbox } from '@ticket/sandbox';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 import { startRuntime, type BotRuntime } from './runtime';
@@ -231,21 +231,74 @@ describe('the runtime against the sandbox’s gateway', () => {
     expect(relayed[0]!.body).toMatchObject({ type: 3, data: { custom_id: 'press' } });
   });
 
-  it('splits the servers over two processes by shard, and nothing is reported twice', async () => {
-    const dir = dataDir();
-    const bots: BotRuntime[] = [];
-    for (const id of ['0', '1']) {
-      const runtime = await startRuntime(loadConfig(env(dir, { SHARD_COUNT: '2', SHARD_IDS: id })), { logger: memoryLogger('warn').log, retryBaseDelayMs: 50 });
-      cleanups.push(() => runtime.close());
-      bots.push(runtime);
+  it('splits the servers over two runtimes of two shards each (SHARD_COUNT=4): each takes its own servers, and nothing is reported twice', async () => {
+    const SHARD_COUNT = 4;
+    const from = api.received.length;
+    // One new server on each shard, with the bot and a member in it, its text channel an open ticket.
+    const servers: { shard: number; guildId: string; channelId: string; content: string }[] = [];
+    for (let shard = 0; shard < SHARD_COUNT; shard++) {
+      const guildId = serverIdOnShard(shard, SHARD_COUNT);
+      expect(shardOf(guildId, SHARD_COUNT)).toBe(shard);
+      const created = await control('POST', '/guilds', { id: guildId, name: `Shard ${shard} server`, ownerId: OWNER, memberIds: [MEMBER], botMember: true });
+      const channelId = (created.channels as { id: string; type: number }[]).find((c) => c.type === 0)!.id;
+      api.ticketChannels.set(guildId, [{ channelId, ticketId: `T-${channelId}`, subjectId: 'subject-1' }]);
+      servers.push({ shard, guildId, channelId, content: `written on shard ${shard}` });
     }
-    for (const bot of bots) await waitFor(async () => (await bot.health()).status === 'ok', 10_000, 'shards ready');
-    expect((await bots[1]!.health()).shards.map((s) => s.id)).toEqual([1]);
-    const shards = (await connectedSessions()).map((s) => s.shard.join('/'));
-    expect(shards.sort()).toEqual(['0/2', '1/2']);
-    // The fixtures' servers all fall on shard 0 ((id >> 22) % 2).
-    await write('sharded');
-    await arrived(['sharded']);
+    // The fixtures' server is on shard 0 as well.
+    servers.push({ shard: shardOf(GUILD, SHARD_COUNT), guildId: GUILD, channelId: TICKET_CHANNEL, content: 'written in the fixtures’ server' });
+
+    // Two runtimes, each with its own shards, data file and operator key (the fake API records which key reported what).
+    const specs = [
+      { name: 'A', shardIds: [0, 1], key: 'runtime-a-key' },
+      { name: 'B', shardIds: [2, 3], key: 'runtime-b-key' },
+    ];
+    for (const { key } of specs) {
+      api.keys.add(key);
+      cleanups.push(() => api.keys.delete(key));
+    }
+    // Started together: within one runtime the second shard waits out the identify limit (5 s per max_concurrency 1).
+    const bots = await Promise.all(
+      specs.map(async ({ shardIds, key }) => {
+        const config = loadConfig(env(dataDir(), { SHARD_COUNT: String(SHARD_COUNT), SHARD_IDS: shardIds.join(','), BOT_API_KEY: key }));
+        const runtime = await startRuntime(config, { logger: memoryLogger('warn').log, retryBaseDelayMs: 50 });
+        cleanups.push(() => runtime.close());
+        await waitFor(async () => (await runtime.health()).status === 'ok', 20_000, `shards ${shardIds.join(',')} ready`);
+        return runtime;
+      }),
+    );
+    const runtimeOf = (shard: number) => specs.findIndex((spec) => spec.shardIds.includes(shard));
+
+    // Each runtime holds only its shards, and its stored sessions are the gateway's sessions of those shards.
+    const connected = await connectedSessions();
+    expect(connected.map((s) => s.shard.join('/')).sort()).toEqual(['0/4', '1/4', '2/4', '3/4']);
+    for (const [i, { shardIds }] of specs.entries()) {
+      const bot = bots[i]!;
+      expect((await bot.health()).shards.map((s) => s.id)).toEqual(shardIds);
+      const sessionIds: string[] = [];
+      for (let shard = 0; shard < SHARD_COUNT; shard++) {
+        const info = await bot.manager.options.retrieveSessionInfo(shard);
+        if (shardIds.includes(shard)) sessionIds.push(info!.sessionId);
+        else expect(info, `runtime ${specs[i]!.name}: no session of shard ${shard}`).toBeNull();
+      }
+      const own = connected.filter((s) => sessionIds.includes(s.id));
+      expect(own.map((s) => s.shard.join('/')).sort()).toEqual(shardIds.map((id) => `${id}/${SHARD_COUNT}`));
+    }
+
+    for (const { channelId, content } of servers) await write(content, channelId);
+    await waitFor(() => servers.every(({ content }) => count(content) >= 1), 15_000, 'a report from every server');
+    for (const bot of bots) await waitFor(() => bot.queueDepth() === 0, 5000, 'empty queues');
+    await arrived(servers.map((s) => s.content));
+
+    // Everything about a server (its ticket list, its events, its messages) came from the runtime holding its shard.
+    const since = api.received.slice(from);
+    for (const { shard, guildId, content } of servers) {
+      const expected = `Admin ${specs[runtimeOf(shard)]!.key}`;
+      const posted = since.filter((r) => r.method === 'POST' && (r.body as { message?: { content?: string } } | null)?.message?.content === content);
+      expect(posted.map((r) => [r.path.split('/')[4], r.authorization])).toEqual([[guildId, expected]]);
+      const about = since.filter((r) => r.path.startsWith(`/api/support/servers/${guildId}/`));
+      expect(about.length).toBeGreaterThan(1);
+      expect(new Set(about.map((r) => r.authorization)), `server ${guildId} on shard ${shard}`).toEqual(new Set([expected]));
+    }
   });
 
   it('reports a member leaving the server', async () => {
@@ -256,6 +309,13 @@ describe('the runtime against the sandbox’s gateway', () => {
     expect(left.map((r) => (r.body as { userId: string }).userId)).toEqual([LEAVER]);
   });
 });
+
+/** A server id on `shard` of `count` shards, which the platform computes as `(id >> 22) % count`. */
+function serverIdOnShard(shard: number, count: number): string {
+  const base = 300_000_000_000n; // milliseconds after the platform's epoch, in 2024
+  const high = base - (base % BigInt(count)) + BigInt(shard);
+  return ((high << 22n) | 1n).toString();
+}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -298,6 +298,7 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState,
     const seconds = body.advanceSeconds ?? 0;
     if (typeof seconds !== 'number' || !Number.isFinite(seconds)) return bad(reply, 400, 'advanceSeconds must be a number');
     state.clockOffsetMs += seconds * 1000;
+    for (const listener of state.clockListeners) await listener(state.now());
     return { now: discordTimestamp(state.now()), offsetMs: state.clockOffsetMs };
   });
 

@@ -254,6 +254,8 @@ export class SandboxState {
 
   /** Added to the base clock; lets black-box tests expire codes and tokens without waiting. */
   clockOffsetMs = 0;
+  /** Told after the clock moves forward, so time-driven work (renewals, period ends) happens then. */
+  readonly clockListeners: ((now: number) => Promise<void> | void)[] = [];
 
   constructor(fixtures: Fixtures, baseNow: () => number = Date.now) {
     // Kept pristine so reset() can always go back to exactly what the caller passed.

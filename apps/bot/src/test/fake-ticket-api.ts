@@ -5,6 +5,8 @@ export interface Received {
   path: string;
   body: unknown;
   status: number;
+  /** The Authorization header it came with (tells apart runtimes reporting with different keys). */
+  authorization: string | null;
 }
 
 export interface TicketChannelEntry {
@@ -20,6 +22,8 @@ export interface TicketChannelEntry {
 export class FakeTicketApi {
   readonly received: Received[] = [];
   readonly ticketChannels = new Map<string, TicketChannelEntry[]>();
+  /** The operator keys it accepts (`Admin <key>`); any other answers 401. */
+  readonly keys = new Set(['test-operator-key']);
   private app: FastifyInstance | null = null;
   private readonly seenExternalIds = new Set<string>();
   port = 0;
@@ -43,10 +47,17 @@ export class FakeTicketApi {
   async start(port = this.port): Promise<void> {
     const app = Fastify({ logger: false, forceCloseConnections: true });
     app.addHook('onResponse', async (request, reply) => {
-      this.received.push({ method: request.method, path: request.url.split('?')[0]!, body: request.body ?? null, status: reply.statusCode });
+      this.received.push({
+        method: request.method,
+        path: request.url.split('?')[0]!,
+        body: request.body ?? null,
+        status: reply.statusCode,
+        authorization: request.headers.authorization ?? null,
+      });
     });
     app.addHook('onRequest', async (request, reply) => {
-      if (request.headers.authorization !== 'Admin test-operator-key') return reply.code(401).send({ statusCode: 401, code: 'unauthorized', message: 'no' });
+      const [scheme, key] = (request.headers.authorization ?? '').split(' ');
+      if (scheme !== 'Admin' || key === undefined || !this.keys.has(key)) return reply.code(401).send({ statusCode: 401, code: 'unauthorized', message: 'no' });
     });
     app.get<{ Params: { serverId: string } }>('/api/support/servers/:serverId/ticket-channels', async (request) => ({
       channels: this.ticketChannels.get(request.params.serverId) ?? [],
