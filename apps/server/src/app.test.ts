@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ErrorBody } from '@ticket/contracts';
-import { ADMIN_KEY, bearer, createTestApp, setFault, signIn, startTestSandbox, type Sandbox } from './test/harness';
+import { ADMIN_KEY, bearer, createTestApp, setFault, signIn, useSandbox } from './test/harness';
 import { USERS } from './test/demo-world';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 describe('the app as a whole', () => {
   it('documents every route in OpenAPI, browsable at /api/docs', async () => {

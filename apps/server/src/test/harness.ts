@@ -2,12 +2,16 @@ import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { loadDemoFixtures, startSandbox } from '@ticket/sandbox';
 import type { AuthenticateResponse } from '@ticket/contracts';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type BuiltApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database, type Engine } from '../db/database';
 
 export const ADMIN_KEY = 'test-operator-key-0123456789';
 export const REDIRECT_URI = 'http://localhost:3000/callback';
+/** The sandbox's Stripe test-mode secret key, and the webhook secret the tests' apps check signatures with. */
+export const STRIPE_SECRET_KEY = 'sk_test_sandbox_4eC39HqLyjWDarjtT1zdp7dc';
+export const STRIPE_WEBHOOK_SECRET = 'whsec_dashboard_tests_0123456789abcdef';
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -36,6 +40,27 @@ export async function startTestSandbox(): Promise<Sandbox> {
   return startSandbox({ port: 0, host: '127.0.0.1' });
 }
 
+/**
+ * One sandbox for the test file that calls it: started before its tests, closed after them. The
+ * value stands for that sandbox; use it inside tests and hooks.
+ */
+export function useSandbox(): Sandbox {
+  let current: Sandbox | undefined;
+  beforeAll(async () => {
+    current = await startTestSandbox();
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  return new Proxy({} as Sandbox, {
+    get(_target, key) {
+      if (!current) throw new Error('the sandbox is not running: use it inside a test or hook');
+      const value = Reflect.get(current, key) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
+    },
+  });
+}
+
 export function testConfig(sandbox: Sandbox, overrides: Partial<Config> = {}): Config {
   const { application } = loadDemoFixtures();
   return loadConfig(
@@ -50,6 +75,9 @@ export function testConfig(sandbox: Sandbox, overrides: Partial<Config> = {}): C
       LOG_LEVEL: 'silent',
       WEB_DIR: '',
       PUBLIC_URL: 'http://localhost:3000',
+      STRIPE_SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET,
+      STRIPE_API_URL: sandbox.url,
     },
     { encryptionKey: randomBytes(32), ...overrides },
   );

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import type { ApiKeyInfo, BearerUser, ErrorBody } from '@ticket/contracts';
 import { now } from '../../db/database';
@@ -12,19 +12,12 @@ import {
   resetSandbox,
   setFault,
   signIn,
-  startTestSandbox,
-  type Sandbox,
+  useSandbox,
   type TestContext,
 } from '../../test/harness';
 import { GUILDS, SUPPORT_STAFF_ROLE, USERS } from '../../test/demo-world';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 describe.each(engines)('authentication service on %s', (engine) => {
   let ctx: TestContext;

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, utimes, writeFile, mkdir } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isBlurhashValid } from 'blurhash';
 import sharp from 'sharp';
 import { sql } from 'kysely';
@@ -10,17 +10,11 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { ErrorBody, PagedResult, StorageOverview, Subject, Ticket, TicketFile, TicketStorage, UploadedFile } from '@ticket/contracts';
 import { DEFAULT_FILE_TYPES, type FilesConfig } from '../../config';
 import { now } from '../../db/database';
-import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, startTestSandbox, type Sandbox, type TestContext } from '../../test/harness';
+import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
 import { insertTicket } from './test-tickets';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 const server = GUILDS.pixelForge;
 const MAX_UPLOAD = 64 * 1024;

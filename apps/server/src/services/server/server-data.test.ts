@@ -1,16 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Channel, ErrorBody, Role, ServerDetails, ServerMember, ServerSummary } from '@ticket/contracts';
 import { seedDemoData } from '../../demo/seed';
-import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, setFault, signIn, startTestSandbox, type Sandbox, type TestContext } from '../../test/harness';
+import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, setFault, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 const requestCount = async (pattern: string) => {
   const response = await fetch(`${sandbox.url}/_sandbox/requests?pathPattern=${encodeURIComponent(pattern)}`);

@@ -1,16 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import type { ErrorBody, Panel, Subject } from '@ticket/contracts';
-import { bearer, createTestApp, engines, resetSandbox, signIn, startTestSandbox, type Sandbox, type TestContext } from '../../test/harness';
+import { bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 const server = GUILDS.pixelForge;
 const base = `/api/settings/servers/${server}`;

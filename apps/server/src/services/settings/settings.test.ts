@@ -1,17 +1,11 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import type { AuditEntry, ErrorBody, PagedResult, ServerSettings, Subject, SubjectShort, Template, UpdateResult } from '@ticket/contracts';
 import { now } from '../../db/database';
-import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, startTestSandbox, type Sandbox, type TestContext } from '../../test/harness';
+import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, SUPPORT_STAFF_ROLE, USERS } from '../../test/demo-world';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 const server = GUILDS.pixelForge;
 const base = `/api/settings/servers/${server}`;

@@ -1,20 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import type { ErrorBody, Subject, Ticket, TicketMessage } from '@ticket/contracts';
-import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, startTestSandbox, type Sandbox, type TestContext } from '../../test/harness';
+import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
 
 /**
  * Each test is one finding of a review of how far a caller can reach beyond their own server, or
  * make the bot act where it should not; each failed before its fix.
  */
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 const server = GUILDS.pixelForge;
 const base = `/api/support/servers/${server}`;

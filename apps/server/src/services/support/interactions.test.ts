@@ -1,14 +1,8 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, interactionSigner, startTestSandbox, testConfig, type Sandbox, type TestContext } from '../../test/harness';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, interactionSigner, useSandbox, testConfig, type TestContext } from '../../test/harness';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 const signer = interactionSigner();
 const publicKeyHex = signer.publicKeyHex;

@@ -1,16 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import type { ErrorBody, PagedResult, Reaction, Subject, Ticket, TicketListItem, TicketMessage } from '@ticket/contracts';
-import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, startTestSandbox, type Sandbox, type TestContext } from '../../test/harness';
+import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 const server = GUILDS.pixelForge;
 const base = `/api/support/servers/${server}`;

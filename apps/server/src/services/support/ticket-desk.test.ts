@@ -1,17 +1,11 @@
 import type { Panel, Subject, Template, Ticket } from '@ticket/contracts';
 import { PermissionFlagsBits } from 'discord-api-types/v10';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { now } from '../../db/database';
-import { ADMIN_KEY, bearer, createTestApp, engines, interactionSigner, resetSandbox, signIn, startTestSandbox, testConfig, type Sandbox, type TestContext } from '../../test/harness';
+import { ADMIN_KEY, bearer, createTestApp, engines, interactionSigner, resetSandbox, signIn, useSandbox, testConfig, type TestContext } from '../../test/harness';
 import { GUILDS, SUPPORT_STAFF_ROLE, USERS } from '../../test/demo-world';
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+const sandbox = useSandbox();
 
 const signer = interactionSigner();
 
