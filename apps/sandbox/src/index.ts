@@ -23,6 +23,10 @@ import { GATEWAY_PATH, Gateway } from './gateway.ts';
 import type { GatewayOptions } from './gateway.ts';
 import { registerOAuthRoutes } from './oauth.ts';
 import { registerPages } from './pages.ts';
+import { registerPaypal } from './paypal.ts';
+import { registerStripe } from './stripe.ts';
+import type { StripeOptions, StripeSandbox } from './stripe.ts';
+import type { PaypalOptions, PaypalSandbox } from './paypal.ts';
 import { applyConfigureOptions, checkConfigureOptions } from './sandbox-config.ts';
 import type { ConfigureOptions } from './sandbox-config.ts';
 import { discordTimestamp } from './snowflake.ts';
@@ -47,6 +51,10 @@ export type { ConfigureOptions, SandboxConfig } from './sandbox-config.ts';
 export type { InteractionView, ModalView } from './interaction-views.ts';
 export type { MemberMessageResult } from './member-messages.ts';
 export { CONTROL_PREFIX } from './control.ts';
+export { PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PREFIX, PAYPAL_SANDBOX_WEBHOOK_ID } from './paypal-store.ts';
+export type { PaypalConfigChange, PaypalOptions, PaypalSandbox } from './paypal.ts';
+export { STRIPE_API_PREFIX, STRIPE_API_VERSION, STRIPE_CONTROL_PREFIX, STRIPE_PUBLISHABLE_KEY, STRIPE_SECRET_KEY, TEST_CARDS, signPayload } from './stripe.ts';
+export type { StripeOptions, StripeSandbox } from './stripe.ts';
 export { GATEWAY_PATH, GATEWAY_VERSION, Gateway } from './gateway.ts';
 export type { GatewayOptions, GatewaySession, SessionView } from './gateway.ts';
 export { shardOf } from './gateway-payloads.ts';
@@ -61,6 +69,10 @@ export interface CreateSandboxOptions {
   interactionsUrl?: string;
   /** Heartbeat and resume timings of the gateway; tests shorten them. */
   gateway?: GatewayOptions;
+  /** PayPal's REST API under /paypal: credentials, a demo webhook, delivery retries, the public URL. */
+  paypal?: PaypalOptions;
+  /** Stripe's API under /v1: a fixed webhook signing secret, a forward-to URL, delivery retries, the public URL. */
+  stripe?: StripeOptions;
 }
 
 /** A sandbox made by createSandbox: the app to inject into, its state, and its application identity. */
@@ -73,6 +85,10 @@ export interface Sandbox {
   publicKey: string;
   /** Changes the wiring at run time; an omitted key stays, `null` switches it off. Throws on bad input. */
   configure(options: ConfigureOptions): void;
+  /** The Stripe stand-in: its keys, objects and webhook deliveries. */
+  stripe: StripeSandbox;
+  /** The PayPal stand-in: its credentials, account, webhook deliveries and run-time wiring. */
+  paypal: PaypalSandbox;
 }
 
 export interface StartSandboxOptions extends CreateSandboxOptions {
@@ -244,8 +260,10 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     },
     { prefix: API_PREFIX },
   );
+  const paypal = await registerPaypal(app, state, options.paypal);
+  const stripe = await registerStripe(app, state, options.stripe);
   await app.ready();
-  return { app, state, gateway, publicKey: state.publicKey, configure };
+  return { app, state, gateway, publicKey: state.publicKey, configure, stripe, paypal };
 }
 
 export async function startSandbox(options: StartSandboxOptions): Promise<RunningSandbox> {

@@ -256,6 +256,8 @@ export class SandboxState {
   clockOffsetMs = 0;
   /** Told after the clock moves forward, so time-driven work (renewals, period ends) happens then. */
   readonly clockListeners: ((now: number) => Promise<void> | void)[] = [];
+  /** Told at the end of reset(), so worlds kept beside this one (the payment providers) are cleared with it. */
+  readonly resetListeners: (() => void)[] = [];
 
   constructor(fixtures: Fixtures, baseNow: () => number = Date.now) {
     // Kept pristine so reset() can always go back to exactly what the caller passed.
@@ -307,6 +309,7 @@ export class SandboxState {
     this.dmChannels.clear();
     this.directMessages = [];
     this.clockOffsetMs = 0;
+    for (const listener of this.resetListeners) listener();
   }
 
   get publicKey(): string {
