@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig as loadBotConfig, startRuntime, type BotRuntime } from '../apps/bot/src/index';
 import { loadDemoFixtures, startSandbox } from '../apps/sandbox/src/index';
-import { loadConfig, type Config } from '../apps/server/src/config';
+import { loadConfig, SANDBOX_STRIPE, type Config } from '../apps/server/src/config';
 import { seedDemoServers, type DemoServer } from '../apps/server/src/demo/seed';
 import { startServer } from '../apps/server/src/main';
 
@@ -51,6 +51,9 @@ async function main(): Promise<void> {
       DISCORD_AUTHORIZE_URL: `${url}/oauth2/authorize`,
       DISCORD_CDN_URL: `${url}/cdn`,
       DISCORD_APP_URL: `${url}/app`,
+      // The sandbox's Stripe (its test key and API); STRIPE_WEBHOOK_SECRET, when set, signs its webhooks.
+      STRIPE_API_URL: env.STRIPE_SECRET_KEY ? env.STRIPE_API_URL : (env.STRIPE_API_URL ?? url),
+      PAYPAL_API_URL: env.PAYPAL_CLIENT_ID ? env.PAYPAL_API_URL : (env.PAYPAL_API_URL ?? `${url}/paypal`),
     });
     // Platform credentials stay unset so the server knows it is in demo mode; the sandbox's are passed directly.
     const config = withRuntimeKey(env, loadConfig(env));
@@ -75,6 +78,22 @@ async function main(): Promise<void> {
     // Members' clicks in the sandbox reach the interactions endpoint, signed with the sandbox's key;
     // everything else they do reaches the bot runtime over the sandbox's gateway.
     sandbox.configure({ interactionsUrl: `${server.url}/api/support/discord` });
+    // The sandbox's Stripe delivers its events to the payment webhook, signed with the secret the API checks.
+    if (!env.STRIPE_SECRET_KEY) {
+      await fetch(`${url}/_sandbox/stripe/config`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ webhookSecret: config.payment.stripe.webhookSecret || SANDBOX_STRIPE.webhookSecret, forwardTo: `${server.url}/api/payment/webhook/stripe/webhook` }),
+      });
+    }
+    // The sandbox's PayPal delivers to the PayPal webhook (its id is the demo PAYPAL_WEBHOOK_ID).
+    if (!env.PAYPAL_CLIENT_ID) {
+      await fetch(`${url}/_sandbox/paypal/config`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ webhookUrl: `${server.url}/api/payment/webhook/paypal` }),
+      });
+    }
     bot = await startBot(env, config, server.url, application.botToken, env.DISCORD_API_URL!);
     console.log(
       `\n  Ticket dashboard (demo mode) → ${server.url}\n  Chat-platform sandbox       → ${url}\n${bot ? `  Bot runtime                 → ${bot.healthUrl}\n` : ''}  Sign in with one of the demo users on the sandbox's consent page.\n`,

@@ -37,6 +37,13 @@ import { TicketStats } from './services/support/stats';
 import { InteractionService } from './services/support/interactions';
 import { TicketDesk } from './services/support/ticket-desk';
 import { PlatformEvents } from './services/support/platform-events';
+import { paymentRoutes } from './services/payment/routes';
+import { PaymentService } from './services/payment/service';
+import { StripeEvents } from './services/payment/stripe-events';
+import { SubscriptionActions } from './services/payment/subscription-actions';
+import { createStripe } from './platform/stripe';
+import { PaypalClient } from './platform/paypal';
+import { PaypalPayments } from './services/payment/paypal-payments';
 
 export interface BuildOptions {
   /** An already open database (tests pass a fresh one); otherwise config.databaseUrl is opened. */
@@ -60,6 +67,7 @@ const SERVICE_ROUTES: Partial<Record<ServiceName, ServiceRoutes>> = {
   settings: settingsRoutes,
   support: supportRoutes,
   files: filesRoutes,
+  payment: paymentRoutes,
 };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -78,6 +86,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const support = new SupportService(database.db, database.engine, platform, files);
   const desk = new TicketDesk(database.db, settings, support, platform, guilds, config);
   const serverData = new ServerDataService(database.db, platform, resolver);
+  const stripe = createStripe(config.payment.stripe);
+  const paypalPayments = new PaypalPayments(database.db, config, new PaypalClient(config.payment.paypal));
+  const payments = new PaymentService(database.db, config, stripe, (serverId, icon) => platform.iconUrl(serverId, icon), paypalPayments);
   const services: Services = {
     auth,
     serverData,
@@ -101,6 +112,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         await auth.staleRoles(serverId, userId);
       },
     }),
+    payments,
+    stripeEvents: new StripeEvents(database.db, stripe, config.payment.stripe.webhookSecret, payments),
+    subscriptionActions: new SubscriptionActions(database.db, stripe, resolver, payments, config, paypalPayments),
+    paypalPayments,
   };
 
   const app = Fastify({

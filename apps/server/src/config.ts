@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICE_NAMES, type ServiceName } from '@ticket/contracts';
+import { BillingInterval, PaidPlanType, PLANS, SERVICE_NAMES, type ServiceName } from '@ticket/contracts';
 import type { S3Options } from './platform/file-storage';
 
 export interface PlatformConfig {
@@ -55,6 +55,46 @@ export const DEFAULT_FILE_TYPES = [
   'audio/wav',
 ];
 
+/** The card provider (Stripe): its keys and, for the sandbox or a mock, where its API is. */
+export interface StripeConfig {
+  /** STRIPE_SECRET_KEY; in demo mode the sandbox's. */
+  secretKey: string;
+  /** STRIPE_WEBHOOK_SECRET (whsec_…): webhook signatures are checked against it; used in demo mode too when set. */
+  webhookSecret: string;
+  /** STRIPE_API_URL, e.g. http://127.0.0.1:3001 (the SDK adds /v1/…); null: Stripe's own API. */
+  apiUrl: string | null;
+}
+
+/** PayPal's REST API: the app's credentials, the webhook's id (for signature checks) and where the API is. */
+export interface PaypalConfig {
+  /** PAYPAL_CLIENT_ID / PAYPAL_CLIENT_SECRET; in demo mode the sandbox's. */
+  clientId: string;
+  clientSecret: string;
+  /** PAYPAL_WEBHOOK_ID: the webhook whose deliveries verify-webhook-signature checks. */
+  webhookId: string;
+  /** PAYPAL_API_URL, default https://api-m.paypal.com (the sandbox's /paypal in demo mode). */
+  apiUrl: string;
+}
+
+/** What paid plans cost, and the providers that take the payments. */
+export interface PaymentConfig {
+  /** List price per month in cents (PRICE_PREMIUM_MONTHLY_CENTS, PRICE_ENTERPRISE_MONTHLY_CENTS; defaults from PLANS). */
+  monthlyCents: Record<PaidPlanType, number>;
+  /**
+   * Saving of each billing interval in percent of months × monthly price (DISCOUNT_QUARTERLY_PERCENT,
+   * DISCOUNT_BIANNUALLY_PERCENT, DISCOUNT_ANNUALLY_PERCENT); a longer interval never saves less.
+   */
+  discountPercent: Record<BillingInterval, number>;
+  stripe: StripeConfig;
+  paypal: PaypalConfig;
+}
+
+/** Demo mode: the sandbox's Stripe stand-in signs its webhooks with this secret unless STRIPE_WEBHOOK_SECRET says otherwise. */
+export const SANDBOX_STRIPE = { secretKey: 'sk_test_sandbox_4eC39HqLyjWDarjtT1zdp7dc', webhookSecret: 'whsec_sandbox_demo', apiUrl: 'http://127.0.0.1:3001' } as const;
+
+/** Demo mode: the sandbox's PayPal stand-in (apps/sandbox, /paypal). */
+export const SANDBOX_PAYPAL = { clientId: 'sandbox-paypal-client-id', clientSecret: 'sandbox-paypal-client-secret', webhookId: '0SANDBOXWEBHOOK1P' } as const;
+
 export interface Config {
   port: number;
   host: string;
@@ -94,6 +134,7 @@ export interface Config {
   version: string;
   trustProxy: boolean;
   files: FilesConfig;
+  payment: PaymentConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -146,6 +187,46 @@ function encryptionKey(env: Env, dataDir: string, demo: boolean): Buffer {
   const key = randomBytes(32);
   writeFileSync(file, key.toString('hex'), { mode: 0o600 });
   return key;
+}
+
+function paypalConfig(env: Env, sandbox: boolean): PaypalConfig {
+  return {
+    clientId: env.PAYPAL_CLIENT_ID || (sandbox ? SANDBOX_PAYPAL.clientId : ''),
+    clientSecret: env.PAYPAL_CLIENT_SECRET || (sandbox ? SANDBOX_PAYPAL.clientSecret : ''),
+    webhookId: env.PAYPAL_WEBHOOK_ID || (sandbox ? SANDBOX_PAYPAL.webhookId : ''),
+    apiUrl: (env.PAYPAL_API_URL || (sandbox ? `${SANDBOX_STRIPE.apiUrl}/paypal` : 'https://api-m.paypal.com')).replace(/\/$/, ''),
+  };
+}
+
+function paymentConfig(env: Env, demo: boolean): PaymentConfig {
+  const discountPercent: Record<BillingInterval, number> = {
+    monthly: 0,
+    quarterly: int(env, 'DISCOUNT_QUARTERLY_PERCENT', 5),
+    biannually: int(env, 'DISCOUNT_BIANNUALLY_PERCENT', 10),
+    annually: int(env, 'DISCOUNT_ANNUALLY_PERCENT', 20),
+  };
+  const order = BillingInterval.options;
+  for (const [i, interval] of order.entries()) {
+    if (discountPercent[interval] >= 100) throw new Error(`The ${interval} discount must be under 100 percent, got ${discountPercent[interval]}`);
+    const shorter = order[i - 1];
+    if (shorter && discountPercent[interval] < discountPercent[shorter]) {
+      throw new Error(`The ${interval} discount (${discountPercent[interval]} %) must not be smaller than the ${shorter} one (${discountPercent[shorter]} %)`);
+    }
+  }
+  const monthlyCents = Object.fromEntries(
+    PaidPlanType.options.map((plan) => [plan, int(env, `PRICE_${plan.toUpperCase()}_MONTHLY_CENTS`, PLANS[plan].monthlyPriceCents)]),
+  ) as Record<PaidPlanType, number>;
+  const sandbox = demo && !env.STRIPE_SECRET_KEY;
+  return {
+    monthlyCents,
+    discountPercent,
+    stripe: {
+      secretKey: env.STRIPE_SECRET_KEY || (sandbox ? SANDBOX_STRIPE.secretKey : ''),
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET || (sandbox ? SANDBOX_STRIPE.webhookSecret : ''),
+      apiUrl: env.STRIPE_API_URL || (sandbox ? SANDBOX_STRIPE.apiUrl : null),
+    },
+    paypal: paypalConfig(env, demo && !env.PAYPAL_CLIENT_ID),
+  };
 }
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
@@ -210,6 +291,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
           }
         : null,
     },
+    payment: paymentConfig(env, demo),
     ...overrides,
   };
   if (!overrides.encryptionKey) config.encryptionKey = encryptionKey(env, config.dataDir, config.demo);

@@ -35,9 +35,15 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   const automation = config.services.includes('support') ? setInterval(runTickets, config.ticketAutomationIntervalMs) : undefined;
   automation?.unref();
   if (automation) runTickets();
+  // PayPal subscriptions cancelled for the end of their period end when it is over (the period is in the database).
+  const endLapsed = () => void built.services.paypalPayments.endLapsed().catch((error: unknown) => built.app.log.warn({ err: error }, 'ending lapsed subscriptions failed'));
+  const lapsing = config.services.includes('payment') ? setInterval(endLapsed, 600_000) : undefined;
+  lapsing?.unref();
+  if (lapsing) endLapsed();
   let closing: Promise<void> | null = null;
   const close = () => {
     clearInterval(purge);
+    clearInterval(lapsing);
     clearInterval(sweep);
     clearInterval(automation);
     return (closing ??= built.close());

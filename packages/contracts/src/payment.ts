@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BooleanQuery, defineCall, IsoDateTime, opaqueId, type PlanType, ServerIdParams, Snowflake } from './common';
+import { Binary, BooleanQuery, defineCall, IsoDateTime, opaqueId, type PlanType, ServerIdParams, Snowflake } from './common';
 
 export const SubscriptionId = opaqueId('Subscription');
 export type SubscriptionId = z.infer<typeof SubscriptionId>;
@@ -214,6 +214,28 @@ export const ServerSubscriptionQuery = z.object({
 });
 export type ServerSubscriptionQuery = z.infer<typeof ServerSubscriptionQuery>;
 
+export const ReceiptKind = z.enum(['payment', 'refund']);
+export type ReceiptKind = z.infer<typeof ReceiptKind>;
+
+/** A payment or refund, as listed on the profile page (SPEC §1, §9). */
+export const Receipt = z.object({
+  number: z.number().int().min(1).describe('Sequential receipt number'),
+  createdAt: IsoDateTime,
+  kind: ReceiptKind,
+  subscriptionId: SubscriptionId,
+  userId: Snowflake.describe('The buyer'),
+  server: SubscriptionServer.nullable().describe('The server the plan applied to when it was paid'),
+  planType: PaidPlanType,
+  planInterval: BillingInterval,
+  periodStart: IsoDateTime.nullable(),
+  periodEnd: IsoDateTime.nullable(),
+  amountCents: z.number().int().min(0).describe('Amount paid (or refunded) in cents of the currency'),
+  currency: z.string().length(3),
+  provider: PaymentProvider,
+  carbonRemovalCents: z.number().int().min(0).describe('The 2 % of the amount that goes to carbon removal, rounded to a cent'),
+});
+export type Receipt = z.infer<typeof Receipt>;
+
 /** A provider's webhook event as it arrives; its signature header is verified against the raw body. */
 export const WebhookEvent = z.record(z.string(), z.unknown()).describe('The provider’s raw JSON event');
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
@@ -231,6 +253,20 @@ export const paymentCalls = {
     path: '/@me/subscriptions',
     summary: 'Subscriptions the caller pays for',
     response: z.array(Subscription),
+  }),
+  getMyReceipts: defineCall({
+    method: 'GET',
+    path: '/@me/receipts',
+    summary: 'Receipts of the payments and refunds of the caller’s subscriptions, oldest first',
+    response: z.array(Receipt),
+  }),
+  getReceiptPdf: defineCall({
+    method: 'GET',
+    path: '/@me/receipts/:number/pdf',
+    summary: 'One of the caller’s receipts as a PDF document',
+    params: z.object({ number: z.string().regex(/^[1-9]\d{0,8}$/, 'must be a receipt number').describe('The receipt number') }),
+    response: Binary,
+    binary: true,
   }),
   changePlan: defineCall({
     method: 'PATCH',
@@ -297,7 +333,7 @@ export const paymentCalls = {
   revokeSubscription: defineCall({
     method: 'DELETE',
     path: '/servers/:serverId/subscription/revoke',
-    summary: 'End the server’s subscription at once, refunding in full within the refund window',
+    summary: 'Detach the server’s subscription: the server returns to Free, and its buyer can apply it to another server',
     params: ServerIdParams,
     response: StatusResponse,
   }),

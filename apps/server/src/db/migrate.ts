@@ -14,6 +14,7 @@ import { serverChangesMigration } from './migrations/0010-server-changes';
 import { staffMessagesMigration } from './migrations/0011-staff-messages';
 import { ticketPartsChangesMigration } from './migrations/0012-ticket-parts-changes';
 import { platformEventsMigration } from './migrations/0013-platform-events';
+import { paymentsMigration } from './migrations/0014-payments';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -30,6 +31,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0011-staff-messages': staffMessagesMigration,
   '0012-ticket-parts-changes': ticketPartsChangesMigration,
   '0013-platform-events': platformEventsMigration,
+  '0014-payments': paymentsMigration,
 };
 
 /**

@@ -90,6 +90,8 @@ export interface SubjectsTable {
   settings: unknown;
   created_at: string;
   updated_at: string;
+  /** 1 when the server's plan ending made it inactive; it comes back when the server is paid for again (migration 0014). */
+  plan_inactive: Generated<number>;
 }
 
 export interface TemplatesTable {
@@ -251,6 +253,10 @@ export interface DB {
   files: FilesTable;
   ticket_jobs: TicketJobsTable;
   platform_events: PlatformEventsTable;
+  subscriptions: SubscriptionsTable;
+  checkout_sessions: CheckoutSessionsTable;
+  payment_events: PaymentEventsTable;
+  receipts: ReceiptsTable;
 }
 
 /** A ticket's close waiting for the subject's close delay (migration 0006). */
@@ -274,4 +280,76 @@ export interface PlatformEventsTable {
   server_id: string;
   type: string;
   received_at: string;
+}
+
+/** A provider's subscription as we know it (migration 0014). `user_id` is the buyer. */
+export interface SubscriptionsTable {
+  id: string;
+  user_id: string;
+  provider: string;
+  provider_subscription_id: string;
+  provider_customer_id: string | null;
+  /** active, canceled or paused */
+  state: string;
+  plan_type: string;
+  plan_interval: string;
+  period_start: string | null;
+  current_period_end: string | null;
+  cancel_at_period_end: number;
+  server_id: string | null;
+  /** 1 while it gives its server the plan. */
+  applied: number;
+  last_transferred: string | null;
+  scheduled_plan_type: string | null;
+  scheduled_plan_interval: string | null;
+  scheduled_effective_date: string | null;
+  first_paid_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A checkout started for a server, by the provider's session id (migration 0014). */
+export interface CheckoutSessionsTable {
+  provider: string;
+  session_id: string;
+  server_id: string;
+  user_id: string;
+  plan_type: string;
+  plan_interval: string;
+  /** open, complete or expired */
+  status: string;
+  subscription_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A provider's webhook event, kept so it is applied once (migration 0014). */
+export interface PaymentEventsTable {
+  provider: string;
+  event_id: string;
+  type: string;
+  received_at: string;
+}
+
+/** A payment or refund (migration 0014); `number` runs on. */
+export interface ReceiptsTable {
+  number: Generated<number>;
+  subscription_id: string;
+  user_id: string;
+  server_id: string | null;
+  kind: 'payment' | 'refund';
+  plan_type: string;
+  plan_interval: string;
+  period_start: string | null;
+  period_end: string | null;
+  amount_cents: number;
+  currency: string;
+  provider: string;
+  /** The invoice (payment) or refund id. */
+  provider_payment_id: string;
+  /** The charge a payment was taken by, so the provider's refund of it finds the payment. */
+  provider_charge_id: string | null;
+  /** round(2 % of the amount), SPEC §9 */
+  carbon_removal_cents: number;
+  created_at: string;
 }

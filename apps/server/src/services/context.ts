@@ -6,6 +6,10 @@ import type { Cache } from '../platform/cache';
 import type { PlatformClient } from '../platform/discord';
 import type { AuthService } from './authentication/service';
 import type { FilesService } from './files/service';
+import type { PaymentService } from './payment/service';
+import type { PaypalPayments } from './payment/paypal-payments';
+import type { StripeEvents } from './payment/stripe-events';
+import type { SubscriptionActions } from './payment/subscription-actions';
 import type { ServerDataService } from './server/service';
 import type { PanelService } from './settings/panel-service';
 import type { SettingsService } from './settings/service';
@@ -26,6 +30,10 @@ export interface Services {
   interactions: InteractionService;
   desk: TicketDesk;
   events: PlatformEvents;
+  payments: PaymentService;
+  stripeEvents: StripeEvents;
+  subscriptionActions: SubscriptionActions;
+  paypalPayments: PaypalPayments;
 }
 
 /** Everything a service's routes need, built once per app. */

@@ -12,8 +12,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { SERVICE_NAMES } from '@ticket/contracts';
-import { createTestApp, engines, interactionSigner, REDIRECT_URI, resetSandbox, startTestSandbox, testConfig, type Sandbox, type TestContext } from './harness';
-import { USERS } from './demo-world';
+import Stripe from 'stripe';
+import {
+  createTestApp,
+  engines,
+  interactionSigner,
+  REDIRECT_URI,
+  resetSandbox,
+  startTestSandbox,
+  STRIPE_WEBHOOK_SECRET,
+  testConfig,
+  type Sandbox,
+  type TestContext,
+} from './harness';
+import { GUILDS, USERS } from './demo-world';
+import { capturePaypalDelivery, payCheckout } from './payment-providers';
 import {
   A,
   AUTHOR,
@@ -48,6 +61,7 @@ import {
  *   staff+     ·     ·       ✓      ✓      ·           ✓    ·         ✓
  *   admin+     ·     ·       ·      ✓      ·           ✓    ·         ✓
  *   admin      ·     ·       ·      ✓      ·           ·    ·         ✓     (A's admins, not A's API key)
+ *   staffUser  ·     ·       ✓      ✓      ·           ·    ·         ·     (A's staff who signed in: someone to bill)
  *   operator   ·     ·       ·      ·      ·           ·    ·         ✓
  */
 const ACCESS = {
@@ -57,6 +71,7 @@ const ACCESS = {
   'staff+': ['staff', 'admin', 'key', 'operator'],
   'admin+': ['admin', 'key', 'operator'],
   admin: ['admin', 'operator'],
+  staffUser: ['staff', 'admin'],
   operator: ['operator'],
 } as const satisfies Record<string, readonly Who[]>;
 type Access = keyof typeof ACCESS;
@@ -89,6 +104,52 @@ const setting = (w: World, subjectId = w.a.subject.subjectId) => ({ serverId: A,
 const ticket = (w: World) => ({ ticketId: w.a.ticket.ticketId });
 const message = (w: World) => ({ ticketId: w.a.ticket.ticketId, messageId: w.a.message.messageId });
 const signer = interactionSigner();
+const stripe = new Stripe('sk_test_matrix');
+/** A card checkout of server A, started by A's admin, whose token the result page would send. */
+const checkoutToken = async (w: World) => {
+  const response = await w.inject({
+    method: 'POST',
+    url: `/api/payment/servers/${A}/subscription`,
+    token: w.tokens.admin,
+    body: { provider: 'stripe', type: 'premium', interval: 'monthly' },
+  });
+  if (response.statusCode !== 201) throw new Error(`checkout: ${response.statusCode} ${response.body}`);
+  return response.json<{ session: { id: string } }>().session.id;
+};
+/** A subscription the admin (Bruno) paid for Night Owls, which he owns: what /@me calls act on. Others get an unknown id. */
+const paidSubscription = async (w: World, who: Who, type: 'premium' | 'enterprise' = 'premium') => {
+  if (who !== 'admin') return { body: { subscriptionId: 'not-yours' } };
+  const created = await w.inject({
+    method: 'POST',
+    url: `/api/payment/servers/${GUILDS.nightOwls}/subscription`,
+    token: w.tokens.admin,
+    body: { provider: 'stripe', type, interval: 'monthly' },
+  });
+  if (created.statusCode !== 201) throw new Error(`checkout: ${created.statusCode} ${created.body}`);
+  const { session } = created.json<{ session: { id: string; url: string } }>();
+  await payCheckout(session.url);
+  const done = await w.inject({ method: 'POST', url: `/api/payment/servers/${GUILDS.nightOwls}/subscription/complete?provider=stripe&token=${session.id}`, token: w.tokens.admin });
+  if (done.json<{ status: string }>().status !== 'complete') throw new Error(`complete: ${done.body}`);
+  const mine = (await w.inject({ method: 'GET', url: '/api/payment/@me/subscriptions', token: w.tokens.admin })).json<{ id: string; serverId?: string }[]>();
+  return { body: { subscriptionId: mine.find((s) => s.serverId === GUILDS.nightOwls)!.id } };
+};
+/** A PayPal delivery, signed by the sandbox's PayPal, of a subscription started for Night Owls (made once, sent by every caller). */
+const paypalDeliveries = new WeakMap<World, Promise<{ payload: string; headers: Record<string, string> }>>();
+const paypalEvent = (w: World) => {
+  let delivery = paypalDeliveries.get(w);
+  if (!delivery) {
+    delivery = capturePaypalDelivery(w.sandbox, () =>
+      w.inject({ method: 'POST', url: `/api/payment/servers/${GUILDS.nightOwls}/subscription`, token: w.tokens.admin, body: { provider: 'paypal', type: 'premium', interval: 'monthly' } }),
+    );
+    paypalDeliveries.set(w, delivery);
+  }
+  return delivery.then((raw) => ({ raw }));
+};
+/** A Stripe event of a kind the product does not act on, signed as Stripe signs it. */
+const stripeEvent = () => {
+  const payload = JSON.stringify({ id: fresh('evt_matrix'), object: 'event', type: 'customer.created', created: Math.floor(Date.now() / 1000), data: { object: { id: 'cus_matrix', object: 'customer' } } });
+  return { raw: { payload, headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET }) } } };
+};
 
 /**
  * One row per route of the OpenAPI document, keyed "METHOD path" as the document has it.
@@ -222,6 +283,49 @@ const MATRIX: Record<string, Row> = {
   'GET /api/files/files/servers/{serverId}/tickets/{ticketId}': r('staff+', (w) => ({ params: ticket(w) })),
   'GET /api/files/servers/{serverId}/stats': r('staff+'),
   'GET /api/files/servers/{serverId}/stats/tickets': r('staff+', () => ({ query: page })),
+
+  // payment: subscriptions, checkout, provider webhooks
+  'POST /api/payment/bulk/subscriptions': r('operator', () => ({ body: { ids: [A] } })),
+  'GET /api/payment/@me/subscriptions': r('signedIn'),
+  'GET /api/payment/@me/receipts': r('signedIn'),
+  'GET /api/payment/@me/receipts/{number}/pdf': r('signedIn', async (w, who) => {
+    if (who !== 'admin') return { params: { number: '999999' } };
+    await paidSubscription(w, who);
+    const receipts = (await w.inject({ method: 'GET', url: '/api/payment/@me/receipts', token: w.tokens.admin })).json<{ number: number }[]>();
+    return { params: { number: String(receipts.at(-1)!.number) } };
+  }),
+  'PATCH /api/payment/@me/change-plan': r('signedIn', async (w, who) => ({ body: { ...(await paidSubscription(w, who)).body, plan: 'enterprise', interval: 'monthly' } })),
+  'DELETE /api/payment/@me/scheduled-change': r('signedIn', async (w, who) => {
+    const { body } = await paidSubscription(w, who, 'enterprise');
+    if (who === 'admin') await w.inject({ method: 'PATCH', url: '/api/payment/@me/change-plan', token: w.tokens.admin, body: { ...body, plan: 'premium', interval: 'monthly' } });
+    return { body };
+  }),
+  'DELETE /api/payment/@me/cancel': r('signedIn', (w, who) => paidSubscription(w, who)),
+  // Enterprise, so that server A, on Enterprise for the other rows, stays on it.
+  'POST /api/payment/@me/transfer': r('signedIn', async (w, who) => ({ body: { ...(await paidSubscription(w, who, 'enterprise')).body, serverId: A } })),
+  'GET /api/payment/servers/{serverId}/subscription': r('staff+', () => ({ query: { multiple: 'true' } })),
+  'POST /api/payment/servers/{serverId}/subscription': r('staffUser', () => ({ body: { provider: 'stripe', type: 'premium', interval: 'monthly' } })),
+  'POST /api/payment/servers/{serverId}/subscription/complete': r('staffUser', async (w) => ({ query: { provider: 'stripe', token: await checkoutToken(w) } })),
+  'DELETE /api/payment/servers/{serverId}/subscription/revoke': r(
+    'admin',
+    async (w) => {
+      const at = new Date().toISOString();
+      const id = fresh('matrix-subscription');
+      await w.ctx.built.database.db
+        .insertInto('subscriptions')
+        .values({ id, user_id: USERS.bruno, provider: 'stripe', provider_subscription_id: `sub_${id}`, state: 'active', plan_type: 'enterprise', plan_interval: 'monthly', server_id: A, applied: 1, cancel_at_period_end: 0, created_at: at, updated_at: at })
+        .execute();
+      return {};
+    },
+    // Server A stays on Enterprise, with every subject, for the other rows.
+    async (w) => {
+      const { db } = w.ctx.built.database;
+      await db.updateTable('servers').set({ plan: 'enterprise' }).where('id', '=', A).execute();
+      await db.updateTable('subjects').set({ active: 1, plan_inactive: 0 }).where('server_id', '=', A).where('plan_inactive', '=', 1).execute();
+    },
+  ),
+  'POST /api/payment/webhook/paypal': r('open', paypalEvent),
+  'POST /api/payment/webhook/stripe/webhook': r('open', stripeEvent),
 
   // every service base answers its health checks
   ...Object.fromEntries(SERVICE_NAMES.flatMap((name) => [[`GET /api/${name}/health`, r('open')], [`GET /api/${name}/health/detailed`, r('open')]])),

@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { loadDemoFixtures, startSandbox } from '@ticket/sandbox';
+import { loadDemoFixtures, PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PREFIX, PAYPAL_SANDBOX_WEBHOOK_ID, startSandbox } from '@ticket/sandbox';
 import type { AuthenticateResponse } from '@ticket/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
@@ -78,6 +78,10 @@ export function testConfig(sandbox: Sandbox, overrides: Partial<Config> = {}): C
       STRIPE_SECRET_KEY,
       STRIPE_WEBHOOK_SECRET,
       STRIPE_API_URL: sandbox.url,
+      PAYPAL_CLIENT_ID: PAYPAL_CLIENT_ID,
+      PAYPAL_CLIENT_SECRET: PAYPAL_CLIENT_SECRET,
+      PAYPAL_WEBHOOK_ID: PAYPAL_SANDBOX_WEBHOOK_ID,
+      PAYPAL_API_URL: `${sandbox.url}${PAYPAL_PREFIX}`,
     },
     { encryptionKey: randomBytes(32), ...overrides },
   );

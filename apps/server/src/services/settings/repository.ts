@@ -1,10 +1,10 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { fromFlag, now, supportsRowLocks, toJson } from '../../db/database';
 import type { DB, SubjectsTable } from '../../db/schema';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-export type SubjectRow = SubjectsTable;
+export type SubjectRow = Selectable<SubjectsTable>;
 
 export async function listSubjects(db: Db, serverIds: string[], includeDeleted = false): Promise<SubjectRow[]> {
   if (serverIds.length === 0) return [];
@@ -35,7 +35,7 @@ export async function countLiveSubjects(db: Db, serverId: string): Promise<numbe
   return Number(row.n);
 }
 
-export async function insertSubject(db: Db, row: Omit<SubjectRow, 'created_at' | 'updated_at' | 'settings'> & { settings: unknown }): Promise<void> {
+export async function insertSubject(db: Db, row: Omit<SubjectRow, 'created_at' | 'updated_at' | 'settings' | 'plan_inactive'> & { settings: unknown }): Promise<void> {
   const at = now();
   await db.insertInto('subjects').values({ ...row, settings: toJson(row.settings), created_at: at, updated_at: at }).execute();
 }

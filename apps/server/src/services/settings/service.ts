@@ -50,6 +50,20 @@ const GATED_SETTINGS: { feature: PlanFeature; what: string; on: (s: Subject) => 
   },
 ];
 
+/**
+ * The subject as it acts on a server of that plan: a setting of a feature the plan lacks is off
+ * (a plan that ended stops it), while its stored value is kept for when the server is paid again.
+ */
+export function subjectInEffect(subject: Subject, plan: PlanType): Subject {
+  const has = PLANS[plan].features;
+  return {
+    ...subject,
+    requireForm: subject.requireForm && has.forms,
+    automation: has.autoClose ? subject.automation : { ...subject.automation, autoCloseTime: { ...subject.automation.autoCloseTime, enabled: false } },
+    notifications: has.autoMention ? subject.notifications : { ...subject.notifications, mentionOwnerOnReply: false, mentionClaimeeOnReply: false },
+  };
+}
+
 const planName = (plan: PlanType) => plan.charAt(0).toUpperCase() + plan.slice(1);
 const cheapestPlanWith = (feature: PlanFeature) =>
   planName((Object.values(PLANS).find((p) => p.features[feature])?.type ?? 'enterprise') as PlanType);
@@ -205,6 +219,12 @@ export class SettingsService {
     return subject;
   }
 
+  /** The subject as the bot acts on it: plan-gated settings are off while the server's plan lacks them. */
+  async getSubjectInEffect(serverId: string, subjectId: string): Promise<Subject> {
+    const [subject, plan] = await Promise.all([this.getSubject(serverId, subjectId), this.plan(this.db, serverId)]);
+    return subjectInEffect(subject, plan);
+  }
+
   async subjectsBulk(ids: string[]): Promise<Subject[]> {
     const rows = await repo.findSubjectsByIds(this.db, ids);
     const servers = [...new Set(rows.map((r) => r.server_id))];
@@ -357,6 +377,11 @@ export class SettingsService {
 
     for (const gate of GATED_SETTINGS) {
       if (!gate.on(before) && gate.on(next)) await this.requireFeature(trx, serverId, gate.feature, gate.what);
+    }
+    // A subject the plan's end switched off comes back when the server is paid for again, not by hand.
+    if (next.active && !before.active && row.plan_inactive === 1) {
+      const plan = await this.plan(trx, serverId);
+      throw new LimitReachedError(`The ${planName(plan)} plan allows up to ${PLANS[plan].maxSubjects} active subjects; upgrade to switch this one on again`);
     }
     if (next.name !== before.name) await this.assertNameFree(trx, serverId, next.name, row.id);
     await this.assertOwnIds(serverId, before, next, at);

@@ -1,6 +1,7 @@
 import { supportCalls } from '@ticket/contracts';
-import { BadRequestError, ConflictError, UnauthorizedError } from '../../http/errors';
+import { ConflictError, UnauthorizedError } from '../../http/errors';
 import { ResponseCache } from '../../http/response-cache';
+import { keepRawJsonBody } from '../../http/raw-json-body';
 import { routesFor } from '../../http/route';
 import { INTERACTION_MAX_SKEW_SECONDS, isFreshInteraction, isSignedInteraction } from '../../platform/interaction-signature';
 import type { ServiceContext } from '../context';
@@ -9,17 +10,8 @@ export async function supportRoutes({ app, config, cache, services, resolver }: 
   const { support, stats, interactions, desk, events } = services;
   const call = routesFor(app, 'support', supportCalls, resolver);
 
-  // Interactions are signed over the raw body, so this base keeps it while parsing JSON, with
-  // Fastify's own parser and its protection against prototype poisoning.
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const raw = body as string;
-    request.rawBody = raw;
-    if (raw === '') return done(null, undefined);
-    // A byte-order mark is no part of the JSON (the signature still covers the body as received).
-    const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-    parseJson(request, text, (error, value) => (error ? done(new BadRequestError(error.message), undefined) : done(null, value)));
-  });
+  // Signatures cover the body as received.
+  keepRawJsonBody(app);
   call('handleInteraction', 'open', ({ body }) => interactions.handle(body), {
     preValidation: async (request) => {
       const signature = request.headers['x-signature-ed25519'];

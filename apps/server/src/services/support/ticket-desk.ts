@@ -85,7 +85,8 @@ export class TicketDesk {
 
   private async liveSubject(serverId: string, subjectId: string): Promise<Subject | null> {
     try {
-      const subject = await this.settings.getSubject(serverId, subjectId);
+      // As it acts: a plan that ended switches off its features' settings without losing them.
+      const subject = await this.settings.getSubjectInEffect(serverId, subjectId);
       return subject.deleted ? null : subject;
     } catch {
       return null;

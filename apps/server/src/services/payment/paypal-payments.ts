@@ -1,0 +1,334 @@
+import { randomUUID } from 'node:crypto';
+import { PRICE_CURRENCY, type BillingInterval, type CreateSessionRequest, type PaidPlanType, type SessionResponse, type StatusResponse, type SubscriptionState } from '@ticket/contracts';
+import type { Kysely, Transaction } from 'kysely';
+import type { Config } from '../../config';
+import { isUniqueViolation, toTimestamp } from '../../db/database';
+import type { DB } from '../../db/schema';
+import { BadRequestError, NotFoundError, UpstreamError } from '../../http/errors';
+import { centsOf, type PaypalClient, type PaypalSubscription, type PaypalTransaction } from '../../platform/paypal';
+import { applyPlan } from './apply-plan';
+import { carbonRemovalCents, priceCents, withinRefundWindow } from './prices';
+import * as repo from './repository';
+import { upstream } from './service';
+
+const UNVERIFIED = 'The payment could not be verified with PayPal; check your e-mail or contact support';
+
+/** PayPal's subscription statuses in the product's three states (SPEC §4). */
+function stateOfPaypal(status: PaypalSubscription['status']): SubscriptionState {
+  if (status === 'ACTIVE') return 'active';
+  if (status === 'CANCELLED' || status === 'EXPIRED') return 'canceled';
+  return 'paused';
+}
+
+/**
+ * What our row should say after what PayPal says. PayPal stops a subscription at once when it is
+ * cancelled; one we cancelled for the end of its period stays active until then (`endLapsed`).
+ */
+function fieldsOfPaypal(sub: PaypalSubscription, row?: repo.SubscriptionRow) {
+  const ending = row?.state === 'active' && row.cancel_at_period_end === 1 && sub.status === 'CANCELLED' && row.current_period_end !== null && Date.parse(row.current_period_end) > Date.now();
+  if (ending) return { state: 'active', cancel_at_period_end: 1 };
+  return {
+    state: stateOfPaypal(sub.status),
+    period_start: sub.billing_info?.last_payment?.time ? toTimestamp(Date.parse(sub.billing_info.last_payment.time)) : null,
+    current_period_end: sub.billing_info?.next_billing_time ? toTimestamp(Date.parse(sub.billing_info.next_billing_time)) : (row?.current_period_end ?? null),
+    cancel_at_period_end: row?.cancel_at_period_end ?? 0,
+  };
+}
+
+interface PaypalEvent {
+  id: string;
+  event_type: string;
+  resource?: Record<string, unknown>;
+}
+
+/**
+ * PayPal billing subscriptions: a plan from the price table, the buyer's approval on PayPal's page,
+ * completion verified with PayPal, and its webhook events (verified by PayPal, each applied once).
+ */
+export class PaypalPayments {
+  /** Catalog products and billing plans made so far, by plan (and interval and price). */
+  private readonly products = new Map<string, string>();
+  private readonly plans = new Map<string, string>();
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly config: Config,
+    private readonly paypal: PaypalClient,
+  ) {}
+
+  private async planId(type: PaidPlanType, interval: BillingInterval): Promise<string> {
+    const cents = priceCents(this.config.payment, type, interval);
+    const key = `${type}:${interval}:${cents}`;
+    const known = this.plans.get(key);
+    if (known) return known;
+    let product = this.products.get(type);
+    if (!product) {
+      product = (await this.paypal.request<{ id: string }>('POST', '/v1/catalogs/products', { name: type === 'premium' ? 'Premium' : 'Enterprise', type: 'SERVICE' })).id;
+      this.products.set(type, product);
+    }
+    const plan = await this.paypal.request<{ id: string }>('POST', '/v1/billing/plans', {
+      product_id: product,
+      name: `${type === 'premium' ? 'Premium' : 'Enterprise'} (${interval})`,
+      billing_cycles: [
+        {
+          frequency: interval === 'annually' ? { interval_unit: 'YEAR', interval_count: 1 } : { interval_unit: 'MONTH', interval_count: { monthly: 1, quarterly: 3, biannually: 6 }[interval] },
+          tenure_type: 'REGULAR',
+          sequence: 1,
+          total_cycles: 0,
+          pricing_scheme: { fixed_price: { value: (cents / 100).toFixed(2), currency_code: PRICE_CURRENCY } },
+        },
+      ],
+      payment_preferences: { auto_bill_outstanding: true, payment_failure_threshold: 1 },
+    });
+    this.plans.set(key, plan.id);
+    return plan.id;
+  }
+
+  async createCheckout(userId: string, serverId: string, request: CreateSessionRequest): Promise<SessionResponse> {
+    if (!this.paypal.configured) throw new UpstreamError('PayPal is not configured on this server (PAYPAL_CLIENT_ID)');
+    const base = `${this.config.publicUrl}/staff/${serverId}/premium`;
+    let sub: PaypalSubscription;
+    try {
+      sub = await this.paypal.request<PaypalSubscription>('POST', '/v1/billing/subscriptions', {
+        plan_id: await this.planId(request.type, request.interval),
+        custom_id: serverId,
+        application_context: { return_url: `${base}/success?provider=paypal`, cancel_url: `${base}/cancel?provider=paypal`, user_action: 'SUBSCRIBE_NOW', shipping_preference: 'NO_SHIPPING' },
+      });
+    } catch (error) {
+      throw upstream(error, 'Could not start the PayPal subscription');
+    }
+    const approve = sub.links?.find((l) => l.rel === 'approve')?.href;
+    if (!approve) throw new UpstreamError('PayPal answered a subscription without an approval link');
+    await repo.insertCheckoutSession(this.db, {
+      provider: 'paypal',
+      session_id: sub.id,
+      server_id: serverId,
+      user_id: userId,
+      plan_type: request.type,
+      plan_interval: request.interval,
+      status: 'open',
+    });
+    return { status: 'open', session: { id: sub.id, url: approve } };
+  }
+
+  /** The result page's check: `token` is the subscription id PayPal hands back (`subscription_id`). */
+  async complete(serverId: string, token: string): Promise<StatusResponse> {
+    const row = await repo.findCheckoutSession(this.db, 'paypal', token);
+    if (!row || row.server_id !== serverId) throw new NotFoundError('No checkout with this token for this server');
+    let sub: PaypalSubscription;
+    try {
+      sub = await this.paypal.request<PaypalSubscription>('GET', `/v1/billing/subscriptions/${encodeURIComponent(token)}`);
+    } catch {
+      return { status: 'unverified', message: UNVERIFIED };
+    }
+    if (sub.status === 'APPROVAL_PENDING' || sub.status === 'APPROVED') return { status: 'processing', message: 'PayPal is still processing the payment' };
+    if (sub.status === 'CANCELLED' || sub.status === 'EXPIRED') {
+      if (!(await repo.findByProviderId(this.db, 'paypal', sub.id))) return { status: 'failed', message: 'The PayPal subscription was cancelled before it was paid' };
+    }
+    try {
+      await this.activate(row, sub);
+    } catch {
+      return { status: 'unverified', message: UNVERIFIED };
+    }
+    return { status: 'complete' };
+  }
+
+  private async transactions(sub: PaypalSubscription): Promise<PaypalTransaction[]> {
+    const start = new Date(Date.parse(sub.start_time ?? new Date().toISOString()) - 86_400_000).toISOString();
+    const end = new Date(Date.now() + 366 * 86_400_000).toISOString();
+    const answer = await this.paypal.request<{ transactions?: PaypalTransaction[] }>(
+      'GET',
+      `/v1/billing/subscriptions/${encodeURIComponent(sub.id)}/transactions?start_time=${start}&end_time=${end}`,
+    );
+    return (answer.transactions ?? []).filter((t) => t.status === 'COMPLETED' || t.status === 'REFUNDED' || t.status === 'PARTIALLY_REFUNDED');
+  }
+
+  /** An approved, paid PayPal subscription becomes our subscription for its server, with its receipts; again, it changes nothing. */
+  async activate(row: repo.CheckoutSessionRow, sub: PaypalSubscription): Promise<void> {
+    const paid = await this.transactions(sub);
+    const write = () =>
+      this.db.transaction().execute(async (trx) => {
+        const existing = await repo.findByProviderId(trx, 'paypal', sub.id, true);
+        let id = existing?.id;
+        if (!existing) {
+          id = randomUUID();
+          await repo.insertSubscription(trx, {
+            id,
+            user_id: row.user_id,
+            provider: 'paypal',
+            provider_subscription_id: sub.id,
+            provider_customer_id: null,
+            plan_type: row.plan_type,
+            plan_interval: row.plan_interval,
+            server_id: row.server_id,
+            applied: 0,
+            first_paid_at: paid[0] ? toTimestamp(Date.parse(paid[0].time)) : toTimestamp(Date.now()),
+            ...fieldsOfPaypal(sub),
+          });
+        } else {
+          await repo.updateSubscription(trx, existing.id, fieldsOfPaypal(sub, existing));
+        }
+        await repo.updateCheckoutSession(trx, 'paypal', row.session_id, { status: 'complete', subscription_id: id! });
+        const stored = (await repo.findSubscription(trx, id!))!;
+        for (const t of paid) await this.receipt(trx, stored, t.id, centsOf(t.amount_with_breakdown.gross_amount), t.amount_with_breakdown.gross_amount.currency_code);
+        await applyPlan(trx, row.server_id);
+      });
+    try {
+      await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) return void (await write());
+      throw error;
+    }
+  }
+
+  private async receipt(trx: Transaction<DB>, sub: repo.SubscriptionRow, saleId: string, cents: number, currency: string): Promise<void> {
+    if (cents <= 0) return;
+    await repo.insertReceipt(trx, {
+      subscription_id: sub.id,
+      user_id: sub.user_id,
+      server_id: sub.server_id,
+      kind: 'payment',
+      plan_type: sub.plan_type,
+      plan_interval: sub.plan_interval,
+      period_start: sub.period_start,
+      period_end: sub.current_period_end,
+      amount_cents: cents,
+      currency: currency.toUpperCase(),
+      provider: 'paypal',
+      provider_payment_id: saleId,
+      provider_charge_id: saleId,
+      carbon_removal_cents: carbonRemovalCents(cents),
+    });
+  }
+
+  // --- Webhook -------------------------------------------------------------------------------
+
+  /** The event, if PayPal confirms it sent it to our webhook; 400 otherwise. */
+  async verify(headers: Record<string, string | string[] | undefined>, body: unknown): Promise<PaypalEvent> {
+    const event = body as PaypalEvent | undefined;
+    if (typeof event?.id !== 'string' || typeof event.event_type !== 'string') throw new BadRequestError('Not a PayPal webhook event');
+    let verified = false;
+    try {
+      verified = await this.paypal.verifyWebhook(headers, body);
+    } catch {
+      verified = false;
+    }
+    if (!verified) throw new BadRequestError('The PayPal transmission signature could not be verified');
+    return event;
+  }
+
+  async handle(event: PaypalEvent): Promise<void> {
+    const seen = await this.db.selectFrom('payment_events').select('event_id').where('provider', '=', 'paypal').where('event_id', '=', event.id).executeTakeFirst();
+    if (seen) return;
+    try {
+      await this.apply(event);
+    } catch (error) {
+      throw upstream(error, `Could not apply the PayPal event ${event.id}`);
+    }
+  }
+
+  private async apply(event: PaypalEvent): Promise<void> {
+    const resource = event.resource ?? {};
+    const record = (db: Kysely<DB> | Transaction<DB> = this.db) => repo.recordEvent(db, 'paypal', event.id, event.event_type);
+    let subscriptionId: string | null = null;
+    if (event.event_type.startsWith('BILLING.SUBSCRIPTION.')) subscriptionId = typeof resource.id === 'string' ? resource.id : null;
+    else if (event.event_type === 'PAYMENT.SALE.COMPLETED') subscriptionId = typeof resource.billing_agreement_id === 'string' ? resource.billing_agreement_id : null;
+    else if (event.event_type === 'PAYMENT.SALE.REFUNDED') return this.refunded(event, resource);
+    if (!subscriptionId) return void (await record());
+
+    const known = await repo.findByProviderId(this.db, 'paypal', subscriptionId);
+    const checkout = known ? null : await repo.findCheckoutSession(this.db, 'paypal', subscriptionId);
+    if (!known && !checkout) return void (await record());
+    // What PayPal says of the subscription now decides, so late or repeated events put back nothing older.
+    const sub = await this.paypal.request<PaypalSubscription>('GET', `/v1/billing/subscriptions/${encodeURIComponent(subscriptionId)}`);
+    if (!known) {
+      if (sub.status !== 'APPROVAL_PENDING' && sub.status !== 'APPROVED') await this.activate(checkout!, sub);
+      return void (await record());
+    }
+    const sale = event.event_type === 'PAYMENT.SALE.COMPLETED' ? resource : null;
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await record(trx))) return;
+      const row = (await repo.findByProviderId(trx, 'paypal', subscriptionId, true))!;
+      await repo.updateSubscription(trx, row.id, fieldsOfPaypal(sub, row));
+      const updated = (await repo.findSubscription(trx, row.id))!;
+      const amount = sale?.amount as { total?: string; currency?: string } | undefined;
+      if (sale && typeof sale.id === 'string' && amount?.total) await this.receipt(trx, updated, sale.id, Math.round(Number(amount.total) * 100), amount.currency ?? PRICE_CURRENCY);
+      if (row.server_id) await applyPlan(trx, row.server_id);
+    });
+  }
+
+  private async refunded(event: PaypalEvent, refund: Record<string, unknown>): Promise<void> {
+    const saleId = typeof refund.sale_id === 'string' ? refund.sale_id : null;
+    const amount = refund.amount as { total?: string; currency?: string } | undefined;
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await repo.recordEvent(trx, 'paypal', event.id, event.event_type))) return;
+      const payment = saleId ? await repo.findPaymentByCharge(trx, 'paypal', saleId) : undefined;
+      if (!payment || typeof refund.id !== 'string' || !amount?.total) return;
+      const cents = Math.round(Number(amount.total) * 100);
+      await repo.insertReceipt(trx, {
+        subscription_id: payment.subscription_id,
+        user_id: payment.user_id,
+        server_id: payment.server_id,
+        kind: 'refund',
+        plan_type: payment.plan_type,
+        plan_interval: payment.plan_interval,
+        period_start: payment.period_start,
+        period_end: payment.period_end,
+        amount_cents: cents,
+        currency: (amount.currency ?? PRICE_CURRENCY).toUpperCase(),
+        provider: 'paypal',
+        provider_payment_id: refund.id,
+        provider_charge_id: saleId,
+        carbon_removal_cents: carbonRemovalCents(cents),
+      });
+    });
+  }
+
+  // --- Cancelling ----------------------------------------------------------------------------
+
+  /**
+   * Cancels at PayPal. Within the refund window every payment is refunded and the plan ends now;
+   * after it, PayPal bills no more and the plan stays until the end of the paid period.
+   */
+  async cancel(row: repo.SubscriptionRow): Promise<void> {
+    const refundNow = withinRefundWindow(row.first_paid_at);
+    const refunds: repo.RefundMade[] = [];
+    try {
+      if (refundNow) {
+        const receipts = await repo.listReceipts(this.db, { subscriptionId: row.id });
+        const refunded = new Set(receipts.filter((r) => r.kind === 'refund').map((r) => r.provider_charge_id));
+        for (const payment of receipts.filter((r) => r.kind === 'payment' && r.provider_charge_id && !refunded.has(r.provider_charge_id))) {
+          const refund = await this.paypal.request<{ id: string; amount?: { total?: string; currency?: string } }>('POST', `/v1/payments/sale/${encodeURIComponent(payment.provider_charge_id!)}/refund`, {});
+          refunds.push({ id: refund.id, amountCents: refund.amount?.total ? Math.round(Number(refund.amount.total) * 100) : payment.amount_cents, currency: refund.amount?.currency ?? payment.currency, payment });
+        }
+      }
+      await this.paypal.request('POST', `/v1/billing/subscriptions/${encodeURIComponent(row.provider_subscription_id)}/cancel`, { reason: 'Cancelled from the dashboard' });
+    } catch (error) {
+      throw upstream(error, 'Could not cancel the subscription with PayPal');
+    }
+    await this.db.transaction().execute(async (trx) => {
+      await repo.insertRefundReceipts(trx, row, 'paypal', refunds);
+      await repo.updateSubscription(trx, row.id, refundNow ? { state: 'canceled', cancel_at_period_end: 1 } : { cancel_at_period_end: 1 });
+      if (row.server_id) await applyPlan(trx, row.server_id);
+    });
+  }
+
+  /** Ends the PayPal subscriptions cancelled for the end of a period that is over; run now and then, and at start-up. */
+  async endLapsed(at: Date = new Date()): Promise<number> {
+    const lapsed = await this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('provider', '=', 'paypal')
+      .where('state', '=', 'active')
+      .where('cancel_at_period_end', '=', 1)
+      .where('current_period_end', '<=', toTimestamp(at))
+      .execute();
+    for (const row of lapsed) {
+      await this.db.transaction().execute(async (trx) => {
+        await repo.updateSubscription(trx, row.id, { state: 'canceled' });
+        if (row.server_id) await applyPlan(trx, row.server_id);
+      });
+    }
+    return lapsed.length;
+  }
+}

@@ -1,0 +1,174 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { now, supportsRowLocks } from '../../db/database';
+import type { CheckoutSessionsTable, DB, ReceiptsTable, SubscriptionsTable } from '../../db/schema';
+import { carbonRemovalCents } from './prices';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export type SubscriptionRow = Selectable<SubscriptionsTable>;
+export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
+export type ReceiptRow = Selectable<ReceiptsTable>;
+
+// --- Subscriptions ----------------------------------------------------------------------------
+
+export async function insertSubscription(db: Db, row: Omit<Insertable<SubscriptionsTable>, 'created_at' | 'updated_at'>): Promise<void> {
+  const at = now();
+  await db.insertInto('subscriptions').values({ ...row, created_at: at, updated_at: at }).execute();
+}
+
+export async function updateSubscription(db: Db, id: string, fields: Omit<Updateable<SubscriptionsTable>, 'id' | 'created_at' | 'updated_at'>): Promise<void> {
+  await db.updateTable('subscriptions').set({ ...fields, updated_at: now() }).where('id', '=', id).execute();
+}
+
+export async function findSubscription(db: Db, id: string, lock = false): Promise<SubscriptionRow | undefined> {
+  let query = db.selectFrom('subscriptions').selectAll().where('id', '=', id);
+  if (lock && supportsRowLocks(db)) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** The subscription the provider knows by that id, locked against concurrent writers (PostgreSQL). */
+export async function findByProviderId(db: Db, provider: string, providerSubscriptionId: string, lock = false): Promise<SubscriptionRow | undefined> {
+  let query = db.selectFrom('subscriptions').selectAll().where('provider', '=', provider).where('provider_subscription_id', '=', providerSubscriptionId);
+  if (lock && supportsRowLocks(db)) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function listByUser(db: Db, userId: string): Promise<SubscriptionRow[]> {
+  return db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('created_at', 'desc').orderBy('id').execute();
+}
+
+export async function listByServer(db: Db, serverId: string): Promise<SubscriptionRow[]> {
+  return db.selectFrom('subscriptions').selectAll().where('server_id', '=', serverId).orderBy('created_at', 'desc').orderBy('id').execute();
+}
+
+/** The applied subscriptions of these servers (at most one each). */
+export async function listApplied(db: Db, serverIds: string[]): Promise<SubscriptionRow[]> {
+  if (serverIds.length === 0) return [];
+  return db.selectFrom('subscriptions').selectAll().where('server_id', 'in', serverIds).where('applied', '=', 1).orderBy('server_id').execute();
+}
+
+// --- Checkout sessions ------------------------------------------------------------------------
+
+export async function insertCheckoutSession(db: Db, row: Omit<CheckoutSessionRow, 'created_at' | 'updated_at' | 'subscription_id'>): Promise<void> {
+  const at = now();
+  await db.insertInto('checkout_sessions').values({ ...row, subscription_id: null, created_at: at, updated_at: at }).execute();
+}
+
+export async function findCheckoutSession(db: Db, provider: string, sessionId: string, lock = false): Promise<CheckoutSessionRow | undefined> {
+  let query = db.selectFrom('checkout_sessions').selectAll().where('provider', '=', provider).where('session_id', '=', sessionId);
+  if (lock && supportsRowLocks(db)) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function updateCheckoutSession(db: Db, provider: string, sessionId: string, fields: { status: string; subscription_id?: string | null }): Promise<void> {
+  await db
+    .updateTable('checkout_sessions')
+    .set({ ...fields, updated_at: now() })
+    .where('provider', '=', provider)
+    .where('session_id', '=', sessionId)
+    .execute();
+}
+
+// --- Provider events --------------------------------------------------------------------------
+
+/** Records the event; false when it was recorded before (it is applied once). */
+export async function recordEvent(db: Db, provider: string, eventId: string, type: string): Promise<boolean> {
+  const result = await db
+    .insertInto('payment_events')
+    .values({ provider, event_id: eventId, type, received_at: now() })
+    .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+// --- Receipts ---------------------------------------------------------------------------------
+
+/** Adds the receipt unless the provider's payment (or refund) already has one; true when added. */
+/** A refund of one of the subscription's payments, as the provider made it. */
+export interface RefundMade {
+  /** The provider's refund id. */
+  id: string;
+  amountCents: number;
+  currency: string;
+  /** The receipt of the payment it gives back. */
+  payment: ReceiptRow;
+}
+
+/** A refund receipt for each refund, with the plan and period of the payment it gives back. */
+export async function insertRefundReceipts(db: Db, subscription: { id: string; user_id: string }, provider: 'stripe' | 'paypal', refunds: RefundMade[]): Promise<void> {
+  for (const refund of refunds) {
+    await insertReceipt(db, {
+      subscription_id: subscription.id,
+      user_id: subscription.user_id,
+      server_id: refund.payment.server_id,
+      kind: 'refund',
+      plan_type: refund.payment.plan_type,
+      plan_interval: refund.payment.plan_interval,
+      period_start: refund.payment.period_start,
+      period_end: refund.payment.period_end,
+      amount_cents: refund.amountCents,
+      currency: refund.currency.toUpperCase(),
+      provider,
+      provider_payment_id: refund.id,
+      provider_charge_id: refund.payment.provider_charge_id,
+      carbon_removal_cents: carbonRemovalCents(refund.amountCents),
+    });
+  }
+}
+
+export async function insertReceipt(db: Db, row: Omit<Insertable<ReceiptsTable>, 'number' | 'created_at'>): Promise<boolean> {
+  const result = await db
+    .insertInto('receipts')
+    .values({ ...row, created_at: now() })
+    .onConflict((oc) => oc.columns(['provider', 'kind', 'provider_payment_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function listReceipts(db: Db, filter: { userId?: string; subscriptionId?: string }): Promise<ReceiptRow[]> {
+  let query = db.selectFrom('receipts').selectAll();
+  if (filter.userId) query = query.where('user_id', '=', filter.userId);
+  if (filter.subscriptionId) query = query.where('subscription_id', '=', filter.subscriptionId);
+  return query.orderBy('number').execute();
+}
+
+// --- Servers and their subjects ---------------------------------------------------------------
+
+export async function serverNames(db: Db, ids: string[]): Promise<Map<string, { name: string; icon: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('servers').select(['id', 'name', 'icon']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.id, { name: r.name, icon: r.icon }]));
+}
+
+export async function setServerPlan(db: Db, serverId: string, plan: string): Promise<void> {
+  await db.updateTable('servers').set({ plan, updated_at: now() }).where('id', '=', serverId).where('plan', '!=', plan).execute();
+}
+
+/** The server's subjects that are not deleted, in their order. */
+export async function liveSubjects(db: Db, serverId: string) {
+  return db
+    .selectFrom('subjects')
+    .select(['id', 'active', 'plan_inactive'])
+    .where('server_id', '=', serverId)
+    .where('deleted', '=', 0)
+    .orderBy('position')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function setSubjectPlanState(db: Db, ids: string[], state: { active: number; plan_inactive: number }): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('subjects').set({ ...state, updated_at: now() }).where('id', 'in', ids).execute();
+}
+
+/** The payment receipt of the charge the provider took it by. */
+export async function findPaymentByCharge(db: Db, provider: string, chargeId: string): Promise<ReceiptRow | undefined> {
+  return db
+    .selectFrom('receipts')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('kind', '=', 'payment')
+    .where('provider_charge_id', '=', chargeId)
+    .executeTakeFirst();
+}
