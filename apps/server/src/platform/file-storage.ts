@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -55,10 +56,13 @@ export class LocalFileStorage implements FileStorage {
   async write(key: string, source: Readable): Promise<void> {
     const file = this.pathOf(key);
     await mkdir(path.dirname(file), { recursive: true });
+    const out = createWriteStream(file, { flags: 'wx' });
     try {
-      await pipeline(source, createWriteStream(file, { flags: 'wx' }));
+      await pipeline(source, out);
     } catch (error) {
       // A half-written file is never left under a key (but an existing one is not ours to remove).
+      // The stream may still be opening the file when the source fails: remove it once it closed.
+      if (!out.closed) await once(out, 'close');
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await rm(file, { force: true });
       throw error;
     }
