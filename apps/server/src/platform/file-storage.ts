@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -62,7 +61,7 @@ export class LocalFileStorage implements FileStorage {
     } catch (error) {
       // A half-written file is never left under a key (but an existing one is not ours to remove).
       // The stream may still be opening the file when the source fails: remove it once it closed.
-      if (!out.closed) await once(out, 'close');
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await rm(file, { force: true });
       throw error;
     }
