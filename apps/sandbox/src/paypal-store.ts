@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxState } from './state.ts';
+import { httpUrl } from './sandbox-config.ts';
 
 /** The REST app's credentials on the sandbox's PayPal account; constant, so demo configuration can name them. */
 export const PAYPAL_CLIENT_ID = 'sandbox-paypal-client-id';
@@ -335,15 +336,6 @@ export interface PaypalConfigChange {
   publicUrl?: string | null;
 }
 
-function isHttpUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /** Applies a configuration change, or answers what is wrong with it (changing nothing). */
 export function applyPaypalConfig(store: PaypalStore, change: unknown): string | null {
@@ -351,7 +343,7 @@ export function applyPaypalConfig(store: PaypalStore, change: unknown): string |
   const entries = Object.entries(change);
   for (const [key, value] of entries) {
     if (key !== 'webhookUrl' && key !== 'publicUrl') return `unknown key ${key}`;
-    if (value !== null && !isHttpUrl(value)) return `${key} must be an http(s) URL or null`;
+    if (value !== null && httpUrl(value) === null) return `${key} must be an http(s) URL or null`;
   }
   const { webhookUrl, publicUrl } = change as PaypalConfigChange;
   if (publicUrl !== undefined) store.config.publicUrl = publicUrl ? publicUrl.replace(/\/+$/, '') : null;

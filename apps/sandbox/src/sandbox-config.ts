@@ -12,7 +12,8 @@ export interface ConfigureOptions {
 
 const KEYS = new Set(['interactionsUrl']);
 
-function httpUrl(value: unknown): string | null {
+/** The value when it is an http(s) URL, else null. */
+export function httpUrl(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   try {
     const url = new URL(value);

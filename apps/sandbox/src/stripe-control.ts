@@ -5,6 +5,7 @@ import { authenticateCheckout, payCheckout } from './stripe-checkout-pay.ts';
 import type { StripeRuntime } from './stripe-http.ts';
 import { FORWARD_ENDPOINT, STRIPE_PUBLISHABLE_KEY } from './stripe-store.ts';
 import type { Delivery } from './stripe-webhooks.ts';
+import { httpUrl } from './sandbox-config.ts';
 
 export const STRIPE_CONTROL_PREFIX = `${CONTROL_PREFIX}/stripe`;
 
@@ -14,15 +15,6 @@ function bad(reply: FastifyReply, status: number, error: string) {
   return reply.code(status).send({ error });
 }
 
-function httpUrl(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
 
 /** What a changed configuration must look like; null when it is fine. */
 export function checkStripeConfig(body: Body): string | null {
@@ -32,8 +24,8 @@ export function checkStripeConfig(body: Body): string | null {
   if (body.webhookSecret !== undefined && body.webhookSecret !== null && (typeof body.webhookSecret !== 'string' || body.webhookSecret === '')) {
     return 'webhookSecret must be a non-empty string or null';
   }
-  if (body.forwardTo !== undefined && body.forwardTo !== null && !httpUrl(body.forwardTo)) return 'forwardTo must be an http(s) URL or null';
-  if (body.publicUrl !== undefined && body.publicUrl !== null && !httpUrl(body.publicUrl)) return 'publicUrl must be an http(s) URL or null';
+  if (body.forwardTo !== undefined && body.forwardTo !== null && httpUrl(body.forwardTo) === null) return 'forwardTo must be an http(s) URL or null';
+  if (body.publicUrl !== undefined && body.publicUrl !== null && httpUrl(body.publicUrl) === null) return 'publicUrl must be an http(s) URL or null';
   if (
     body.retryDelaysMs !== undefined &&
     (!Array.isArray(body.retryDelaysMs) || body.retryDelaysMs.length > 20 || body.retryDelaysMs.some((d) => typeof d !== 'number' || !Number.isFinite(d) || d < 0))

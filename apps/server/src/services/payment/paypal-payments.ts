@@ -264,23 +264,8 @@ export class PaypalPayments {
       if (!(await repo.recordEvent(trx, 'paypal', event.id, event.event_type))) return;
       const payment = saleId ? await repo.findPaymentByCharge(trx, 'paypal', saleId) : undefined;
       if (!payment || typeof refund.id !== 'string' || !amount?.total) return;
-      const cents = Math.round(Number(amount.total) * 100);
-      await repo.insertReceipt(trx, {
-        subscription_id: payment.subscription_id,
-        user_id: payment.user_id,
-        server_id: payment.server_id,
-        kind: 'refund',
-        plan_type: payment.plan_type,
-        plan_interval: payment.plan_interval,
-        period_start: payment.period_start,
-        period_end: payment.period_end,
-        amount_cents: cents,
-        currency: (amount.currency ?? PRICE_CURRENCY).toUpperCase(),
-        provider: 'paypal',
-        provider_payment_id: refund.id,
-        provider_charge_id: saleId,
-        carbon_removal_cents: carbonRemovalCents(cents),
-      });
+      const refunds = [{ id: refund.id, amountCents: Math.round(Number(amount.total) * 100), currency: amount.currency ?? PRICE_CURRENCY, payment }];
+      await repo.insertRefundReceipts(trx, { id: payment.subscription_id, user_id: payment.user_id }, 'paypal', refunds);
     });
   }
 

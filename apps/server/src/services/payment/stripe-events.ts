@@ -3,7 +3,6 @@ import type { DB } from '../../db/schema';
 import { BadRequestError } from '../../http/errors';
 import { idOf, STRIPE_WEBHOOK_TOLERANCE_SECONDS, type Stripe } from '../../platform/stripe';
 import { applyPlan } from './apply-plan';
-import { carbonRemovalCents } from './prices';
 import * as repo from './repository';
 import { fieldsOfStripe, subscriptionOfInvoice, upstream, type PaymentService } from './service';
 
@@ -121,25 +120,8 @@ export class StripeEvents {
       const payment = await repo.findPaymentByCharge(trx, 'stripe', charge.id);
       if (!payment) return;
       const refunds = charge.refunds?.data?.length ? charge.refunds.data.map((r) => ({ id: r.id, amount: r.amount })) : [{ id: charge.id, amount: charge.amount_refunded }];
-      for (const refund of refunds) {
-        if (refund.amount <= 0) continue;
-        await repo.insertReceipt(trx, {
-          subscription_id: payment.subscription_id,
-          user_id: payment.user_id,
-          server_id: payment.server_id,
-          kind: 'refund',
-          plan_type: payment.plan_type,
-          plan_interval: payment.plan_interval,
-          period_start: payment.period_start,
-          period_end: payment.period_end,
-          amount_cents: refund.amount,
-          currency: charge.currency.toUpperCase(),
-          provider: 'stripe',
-          provider_payment_id: refund.id,
-          provider_charge_id: charge.id,
-          carbon_removal_cents: carbonRemovalCents(refund.amount),
-        });
-      }
+      const made = refunds.filter((r) => r.amount > 0).map((r) => ({ id: r.id, amountCents: r.amount, currency: charge.currency, payment }));
+      await repo.insertRefundReceipts(trx, { id: payment.subscription_id, user_id: payment.user_id }, 'stripe', made);
     });
   }
 }
