@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { cardError, DECLINES, invalidRequest } from './stripe-errors.ts';
 import { listOf, must, render, stripeRoute } from './stripe-http.ts';
 import type { StripeRuntime } from './stripe-http.ts';
-import { chargeInvoice, formatMoney, refundCharge } from './stripe-invoices.ts';
+import { chargeInvoice, formatMoney, refundCharge, voidInvoice } from './stripe-invoices.ts';
 import { cancelSubscription, emitUpdated, hasUnpaidInvoice } from './stripe-subscriptions.ts';
-import { updateSubscription } from './stripe-update-subscription.ts';
+import { applyPendingChange, discardPendingChange, updateSubscription } from './stripe-update-subscription.ts';
 import type { ItemChange, PaymentBehavior, ProrationBehavior, SubscriptionChange } from './stripe-update-subscription.ts';
 import type { Params } from './stripe-params.ts';
 import type { StripeStore } from './stripe-store.ts';
@@ -14,7 +14,7 @@ const STATUSES = ['active', 'all', 'canceled', 'ended', 'incomplete', 'incomplet
 const PRORATION: readonly ProrationBehavior[] = ['always_invoice', 'create_prorations', 'none'];
 const PAYMENT_BEHAVIOR: readonly PaymentBehavior[] = ['allow_incomplete', 'default_incomplete', 'error_if_incomplete', 'pending_if_incomplete'];
 
-function recurringPrice(store: StripeStore, id: string, param: string): Price {
+export function recurringPrice(store: StripeStore, id: string, param: string): Price {
   const price = must(store, 'price', id, param);
   if (!price.recurring) throw invalidRequest('The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.', { param });
   if (!price.active) throw invalidRequest('The price specified is inactive. This field only accepts active prices.', { param });
@@ -41,6 +41,7 @@ function readChange(store: StripeStore, p: Params): SubscriptionChange {
     prorationBehavior: p.oneOf('proration_behavior', PRORATION) ?? 'create_prorations',
     billingCycleAnchorNow: p.oneOf('billing_cycle_anchor', ['now', 'unchanged'] as const) === 'now',
     paymentBehavior: p.oneOf('payment_behavior', PAYMENT_BEHAVIOR) ?? 'allow_incomplete',
+    offSession: p.bool('off_session') ?? false,
   };
   if (items) change.items = items;
   const prorationDate = p.int('proration_date');
@@ -59,7 +60,7 @@ function readChange(store: StripeStore, p: Params): SubscriptionChange {
     const feedback = details.string('feedback', { allowEmpty: true });
     change.cancellationDetails = { ...(comment !== undefined ? { comment } : {}), ...(feedback !== undefined ? { feedback } : {}) };
   }
-  p.ignore('off_session', 'automatic_tax', 'default_tax_rates', 'payment_settings', 'collection_method', 'days_until_due', 'discounts', 'invoice_settings', 'on_behalf_of', 'transfer_data', 'application_fee_percent', 'default_source');
+  p.ignore('automatic_tax', 'default_tax_rates', 'payment_settings', 'collection_method', 'days_until_due', 'discounts', 'invoice_settings', 'on_behalf_of', 'transfer_data', 'application_fee_percent', 'default_source');
   return change;
 }
 
@@ -164,7 +165,8 @@ export function registerBillingRoutes(api: FastifyInstance, runtime: StripeRunti
     const invoice = must(store, 'invoice', request.params.id ?? '');
     const p = call.params;
     const method = p.string('payment_method');
-    p.ignore('off_session', 'forgive', 'paid_out_of_band', 'source', 'mandate');
+    const offSession = p.bool('off_session');
+    p.ignore('forgive', 'paid_out_of_band', 'source', 'mandate');
     const expand = p.expand();
     p.finish();
     if (invoice.status === 'paid') throw invalidRequest('Invoice is already paid', { code: 'invoice_already_paid' });
@@ -173,13 +175,32 @@ export function registerBillingRoutes(api: FastifyInstance, runtime: StripeRunti
     if (method) subscription.default_payment_method = must(store, 'payment_method', method, 'payment_method').id;
     const ctx = call.ctx();
     const before = structuredClone(subscription);
-    if (!chargeInvoice(ctx, invoice)) {
+    if (!chargeInvoice(ctx, invoice, { offSession: offSession ?? true })) {
       const intent = invoice.payment_intent ? store.get('payment_intent', invoice.payment_intent) : undefined;
       const error = intent?.last_payment_error;
       throw cardError(error ? { code: error.code, message: error.message, ...(error.decline_code ? { declineCode: error.decline_code } : {}) } : DECLINES.generic, { charge: invoice.charge ?? '' });
     }
+    applyPendingChange(ctx, subscription, invoice.id);
     if (subscription.status === 'past_due' && !hasUnpaidInvoice(store, subscription)) subscription.status = 'active';
     emitUpdated(ctx, subscription, before);
+    return render(store, invoice, expand);
+  });
+
+  // Voids an open invoice; a pending update waiting for it is dropped with it.
+  stripeRoute(api, runtime, 'POST', '/invoices/:id/void', (call, request) => {
+    const invoice = must(store, 'invoice', request.params.id ?? '');
+    const expand = call.params.expand();
+    call.params.finish();
+    if (invoice.status !== 'open') throw invalidRequest(`You can only void an open invoice (this one is ${invoice.status}).`, { code: 'invoice_not_editable' });
+    const ctx = call.ctx();
+    const subscription = store.get('subscription', invoice.subscription);
+    if (subscription && store.extras(subscription.id).pendingChange?.invoiceId === invoice.id) {
+      const before = structuredClone(subscription);
+      discardPendingChange(ctx, subscription);
+      emitUpdated(ctx, subscription, before);
+    } else {
+      voidInvoice(ctx, invoice);
+    }
     return render(store, invoice, expand);
   });
 

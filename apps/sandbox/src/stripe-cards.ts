@@ -16,6 +16,7 @@ export const TEST_CARDS = {
   success: '4242424242424242',
   declined: '4000000000000002',
   authentication: '4000002500003155',
+  alwaysAuthenticates: '4000002760003184',
 } as const;
 
 function luhnValid(digits: string): boolean {
@@ -55,10 +56,24 @@ export function cardOutcome(number: string, onSession: boolean): CardOutcome {
     case '4000002760003184':
       return onSession
         ? { kind: 'authenticate' }
-        : { kind: 'decline', decline: { code: 'authentication_required', declineCode: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.' } };
+        : { kind: 'decline', decline: DECLINES.authenticationRequired };
     default:
       return { kind: 'decline', decline: DECLINES.notTestCard };
   }
+}
+
+/**
+ * What charging a saved card does. Off-session (renewals, retries) the card's later-charge
+ * behaviour decides. On-session (a subscription update without `off_session=true`, Stripe's
+ * default) the buyer is deemed present: a card that asks for authentication on the page asks for
+ * it here too, and one whose later charges fail still fails.
+ */
+export function savedCardOutcome(number: string, offSession: boolean): CardOutcome {
+  const later = cardOutcome(number, false);
+  if (offSession) return later;
+  const present = cardOutcome(number, true);
+  if (present.kind === 'ok' && later.kind === 'decline') return later;
+  return present;
 }
 
 function brandOf(number: string): { brand: string; display: string } {

@@ -5,6 +5,7 @@ import { chargeInvoice } from './stripe-invoices.ts';
 import type { BillingContext } from './stripe-invoices.ts';
 import type { CardInput } from './stripe-store.ts';
 import { completeCheckout, emitUpdated, hasUnpaidInvoice } from './stripe-subscriptions.ts';
+import { applyPendingChange } from './stripe-update-subscription.ts';
 import type { CheckoutSession, Invoice } from './stripe-types.ts';
 
 /** What the buyer typed on a hosted page. */
@@ -89,16 +90,42 @@ export function authenticateCheckout(runtime: StripeRuntime, session: CheckoutSe
   return { kind: 'paid', redirect: successRedirect(session), subscriptionId: subscription.id };
 }
 
-/** Paying an open invoice on its hosted page with a new card, which becomes the subscription's card. */
-export function payInvoiceWithCard(runtime: StripeRuntime, invoice: Invoice, form: CardForm): { ok: true } | { ok: false; message: string; status: number } {
-  if (invoice.status !== 'open' || invoice.amount_remaining === 0) return { ok: false, message: 'This invoice is not open for payment.', status: 409 };
+export type InvoicePayResult = { kind: 'paid' } | { kind: 'authenticate' } | { kind: 'error'; message: string; status: number };
+
+/**
+ * Paying an open invoice on its hosted page with a new card, which becomes the subscription's card.
+ * A card that asks for authentication goes to the 3-D Secure step first (`authenticateInvoice`);
+ * `returnUrl` is kept for it, so the step can send the browser back.
+ */
+export function payInvoiceWithCard(runtime: StripeRuntime, invoice: Invoice, form: CardForm, returnUrl: string | null = null): InvoicePayResult {
+  if (invoice.status !== 'open' || invoice.amount_remaining === 0) return { kind: 'error', message: 'This invoice is not open for payment.', status: 409 };
   const { store } = runtime;
   const card = readCard(form, store.now());
-  if (typeof card === 'string') return { ok: false, message: card, status: 400 };
+  if (typeof card === 'string') return { kind: 'error', message: card, status: 400 };
   const outcome = cardOutcome(card.number, true);
-  if (outcome.kind === 'decline') return { ok: false, message: outcome.decline.message, status: 402 };
+  if (outcome.kind === 'decline') return { kind: 'error', message: outcome.decline.message, status: 402 };
+  if (!store.get('subscription', invoice.subscription)) return { kind: 'error', message: 'This invoice has no subscription.', status: 409 };
+  if (outcome.kind === 'authenticate') {
+    store.invoiceAuthentications.set(invoice.id, { card, returnUrl });
+    return { kind: 'authenticate' };
+  }
+  return settleInvoice(runtime, invoice, card);
+}
+
+/** The test 3-D Secure step of the invoice page: "Complete" pays, "Fail" returns to the form with Stripe's message. */
+export function authenticateInvoice(runtime: StripeRuntime, invoice: Invoice, complete: boolean): InvoicePayResult {
+  const waiting = runtime.store.invoiceAuthentications.get(invoice.id);
+  if (!waiting) return { kind: 'error', message: 'There is no payment waiting for authentication.', status: 409 };
+  runtime.store.invoiceAuthentications.delete(invoice.id);
+  if (invoice.status !== 'open' || invoice.amount_remaining === 0) return { kind: 'error', message: 'This invoice is not open for payment.', status: 409 };
+  if (!complete) return { kind: 'error', message: DECLINES.authenticationFailed.message, status: 402 };
+  return settleInvoice(runtime, invoice, waiting.card);
+}
+
+function settleInvoice(runtime: StripeRuntime, invoice: Invoice, card: CardInput): InvoicePayResult {
+  const { store } = runtime;
   const subscription = store.get('subscription', invoice.subscription);
-  if (!subscription) return { ok: false, message: 'This invoice has no subscription.', status: 409 };
+  if (!subscription) return { kind: 'error', message: 'This invoice has no subscription.', status: 409 };
   const ctx = ctxOf(runtime);
   const before = structuredClone(subscription);
   const method = createPaymentMethod(store, card, invoice.customer, invoice.customer_email, ctx.at);
@@ -106,7 +133,9 @@ export function payInvoiceWithCard(runtime: StripeRuntime, invoice: Invoice, for
   // A new card: what made the old one fail no longer applies.
   store.extras(subscription.id).failuresPending = 0;
   chargeInvoice(ctx, invoice, { onSession: true });
+  // A pending update waiting for this invoice takes effect now that it is paid.
+  applyPendingChange(ctx, subscription, invoice.id);
   if (subscription.status === 'past_due' && !hasUnpaidInvoice(store, subscription)) subscription.status = 'active';
   emitUpdated(ctx, subscription, before);
-  return { ok: true };
+  return { kind: 'paid' };
 }

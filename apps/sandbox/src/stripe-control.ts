@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONTROL_PREFIX } from './control.ts';
 import { TEST_CARDS } from './stripe-cards.ts';
-import { authenticateCheckout, payCheckout } from './stripe-checkout-pay.ts';
+import { authenticateCheckout, authenticateInvoice, payCheckout, payInvoiceWithCard } from './stripe-checkout-pay.ts';
 import type { StripeRuntime } from './stripe-http.ts';
 import { FORWARD_ENDPOINT, STRIPE_PUBLISHABLE_KEY } from './stripe-store.ts';
 import type { Delivery } from './stripe-webhooks.ts';
@@ -170,5 +170,18 @@ export function registerStripeControlRoutes(app: FastifyInstance, runtime: Strip
     if (result.kind === 'closed') return bad(reply, 409, `the checkout session is ${result.status}`);
     if (result.kind === 'error') return reply.code(result.status).send({ error: result.message });
     return bad(reply, 500, 'unexpected result');
+  });
+
+  // The hosted invoice page's Pay button without a browser: {cardNumber?, name?, expiry?, authentication?: 'complete'|'fail'}.
+  app.post<{ Params: { id: string }; Body: Body | undefined }>(`${p}/invoices/:id/pay`, async (request, reply) => {
+    const invoice = store.get('invoice', request.params.id);
+    if (!invoice) return bad(reply, 404, `unknown invoice ${request.params.id}`);
+    const body = request.body ?? {};
+    const text = (key: string) => (typeof body[key] === 'string' ? (body[key] as string) : undefined);
+    let result = payInvoiceWithCard(runtime, invoice, { cardNumber: text('cardNumber') ?? TEST_CARDS.success, name: text('name'), expiry: text('expiry') });
+    if (result.kind === 'authenticate') result = authenticateInvoice(runtime, invoice, text('authentication') !== 'fail');
+    if (result.kind === 'error') return reply.code(result.status).send({ error: result.message });
+    await hooks.settle();
+    return { status: 'paid', invoice, subscription: store.get('subscription', invoice.subscription) ?? null };
   });
 }

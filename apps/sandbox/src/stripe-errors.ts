@@ -76,6 +76,7 @@ export const DECLINES = {
   insufficientFunds: { code: 'card_declined', declineCode: 'insufficient_funds', message: 'Your card has insufficient funds.' },
   incorrectNumber: { code: 'incorrect_number', message: 'Your card number is incorrect.' },
   expired: { code: 'expired_card', message: 'Your card has expired.' },
+  authenticationRequired: { code: 'authentication_required', declineCode: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.' },
   authenticationFailed: {
     code: 'payment_intent_authentication_failure',
     message: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',

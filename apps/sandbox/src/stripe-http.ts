@@ -48,6 +48,7 @@ export function stripeRoute(api: FastifyInstance, runtime: StripeRuntime, method
 const NOUNS: Partial<Record<ObjectName, string>> = {
   'checkout.session': 'checkout.session',
   subscription_item: 'subscription item',
+  subscription_schedule: 'subscription schedule',
   payment_intent: 'payment_intent',
   payment_method: 'PaymentMethod',
   webhook_endpoint: 'webhook endpoint',

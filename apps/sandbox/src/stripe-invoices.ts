@@ -1,4 +1,4 @@
-import { cardOutcome } from './stripe-cards.ts';
+import { savedCardOutcome } from './stripe-cards.ts';
 import { DECLINES } from './stripe-errors.ts';
 import type { Decline } from './stripe-errors.ts';
 import { randomToken } from './stripe-store.ts';
@@ -288,10 +288,11 @@ function makeCharge(ctx: BillingContext, intent: PaymentIntent, decline: Decline
 }
 
 /**
- * Charges an open invoice with the subscription's card. On the checkout page the buyer is present
- * (`onSession`); otherwise the card's off-session behaviour and the fail-next-renewal lever decide.
+ * Charges an open invoice with the subscription's card. On a hosted page the buyer has just typed
+ * and confirmed the card (`onSession`); otherwise the saved card is charged, off-session unless
+ * `offSession: false` (a subscription update's default), and the fail-next-renewal lever applies.
  */
-export function chargeInvoice(ctx: BillingContext, invoice: Invoice, options: { onSession?: boolean } = {}): boolean {
+export function chargeInvoice(ctx: BillingContext, invoice: Invoice, options: { onSession?: boolean; offSession?: boolean } = {}): boolean {
   const { store } = ctx;
   if (invoice.amount_due === 0) {
     markPaid(ctx, invoice);
@@ -303,12 +304,17 @@ export function chargeInvoice(ctx: BillingContext, invoice: Invoice, options: { 
   if (!methodId) throw new Error(`invoice ${invoice.id} has no payment method to charge`);
   const extras = store.extras(invoice.subscription);
   let decline: Decline | null = null;
+  let requiresAction = false;
   if (extras.failuresPending > 0) {
     extras.failuresPending -= 1;
     decline = DECLINES.generic;
   } else if (!options.onSession) {
-    const outcome = cardOutcome(store.cardNumbers.get(methodId) ?? '', false);
+    const outcome = savedCardOutcome(store.cardNumbers.get(methodId) ?? '', options.offSession ?? true);
     if (outcome.kind === 'decline') decline = outcome.decline;
+    if (outcome.kind === 'authenticate') {
+      decline = DECLINES.authenticationRequired;
+      requiresAction = true;
+    }
   }
   const intent = paymentIntentFor(ctx, invoice, methodId);
   const charge = makeCharge(ctx, intent, decline);
@@ -332,7 +338,8 @@ export function chargeInvoice(ctx: BillingContext, invoice: Invoice, options: { 
     return true;
   }
   const method = store.get('payment_method', methodId);
-  intent.status = 'requires_payment_method';
+  // A card that asks for authentication waits for the buyer (the hosted invoice page), not for a new card.
+  intent.status = requiresAction ? 'requires_action' : 'requires_payment_method';
   intent.last_payment_error = {
     charge: charge.id,
     code: decline.code,
@@ -392,4 +399,14 @@ export function refundCharge(
   emit(ctx, 'charge.refunded', charge, previous);
   emit(ctx, 'refund.created', refund);
   return refund;
+}
+
+/** Voids an open invoice: it can no longer be paid, and its payment stops being retried. */
+export function voidInvoice(ctx: BillingContext, invoice: Invoice): void {
+  invoice.status = 'void';
+  invoice.next_payment_attempt = null;
+  invoice.status_transitions.voided_at = ctx.at;
+  const intent = invoice.payment_intent ? ctx.store.get('payment_intent', invoice.payment_intent) : undefined;
+  if (intent && intent.status !== 'succeeded') intent.status = 'canceled';
+  emit(ctx, 'invoice.voided', invoice);
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { html, page } from './html.ts';
 import type { Html } from './html.ts';
-import { authenticateCheckout, payCheckout, payInvoiceWithCard } from './stripe-checkout-pay.ts';
-import type { CardForm, PayResult } from './stripe-checkout-pay.ts';
+import { authenticateCheckout, authenticateInvoice, payCheckout, payInvoiceWithCard } from './stripe-checkout-pay.ts';
+import type { CardForm, InvoicePayResult, PayResult } from './stripe-checkout-pay.ts';
 import type { StripeRuntime } from './stripe-http.ts';
+import { httpUrl } from './sandbox-config.ts';
 import { formatDate, formatMoney, intervalText } from './stripe-invoices.ts';
 import type { CheckoutSession, Invoice } from './stripe-types.ts';
 
@@ -17,7 +18,8 @@ const TEST_CARDS_HINT = html`<details>
   <ul>
     <li><code>4242 4242 4242 4242</code> pays</li>
     <li><code>4000 0000 0000 0002</code> is declined</li>
-    <li><code>4000 0025 0000 3155</code> asks for authentication, then pays</li>
+    <li><code>4000 0025 0000 3155</code> asks for authentication, then pays; charged again while you are away (renewals) it pays without asking</li>
+    <li><code>4000 0027 6000 3184</code> asks for authentication every time, so renewals are declined</li>
     <li><code>4000 0000 0000 9995</code> is declined for insufficient funds</li>
     <li><code>4000 0000 0000 0341</code> pays now, and every later charge (renewals) is declined</li>
   </ul>
@@ -101,7 +103,16 @@ function authenticationPage(session: CheckoutSession): string {
   );
 }
 
-function invoicePage(invoice: Invoice, error: string | null): string {
+/**
+ * Where the invoice page sends the browser once the invoice is paid. Stripe's own hosted invoice
+ * page has no return URL: the sandbox's takes `return_url` in its query string (Stripe ignores
+ * unknown query parameters), so a demo's buyer who pays there comes back to the product.
+ */
+function returnUrlOf(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? httpUrl(value) : null;
+}
+
+function invoicePage(invoice: Invoice, error: string | null, returnUrl: string | null): string {
   const payable = invoice.status === 'open' && invoice.amount_remaining > 0;
   return page(
     `Invoice ${invoice.number ?? invoice.id}`,
@@ -117,8 +128,25 @@ function invoicePage(invoice: Invoice, error: string | null): string {
       ${payable
         ? html`<h2>Pay with card</h2>${errorBlock(error)}
           <form method="post" action="${INVOICE_PAGE_PREFIX}/${invoice.id}/pay">${cardFields(null)}
+            ${returnUrl ? html`<input type="hidden" name="return_url" value="${returnUrl}">` : ''}
             <div class="actions"><button type="submit">Pay</button></div></form>${TEST_CARDS_HINT}`
-        : ''}`,
+        : returnUrl
+          ? html`<p class="center"><a href="${returnUrl}">Return to the merchant</a></p>`
+          : ''}`,
+  );
+}
+
+function invoiceAuthenticationPage(invoice: Invoice): string {
+  const action = `${INVOICE_PAGE_PREFIX}/${invoice.id}/authenticate`;
+  return page(
+    'Complete authentication',
+    html`<span class="badge">Test mode</span>
+      <h1>Complete authentication</h1>
+      <p>Your bank asks you to confirm this payment of ${formatMoney(invoice.amount_remaining, invoice.currency)}. This is a test page for 3D Secure.</p>
+      <form method="post" action="${action}"><input type="hidden" name="outcome" value="complete">
+        <div class="actions"><button type="submit">Complete authentication</button></div></form>
+      <form method="post" action="${action}"><input type="hidden" name="outcome" value="fail">
+        <div class="actions"><button type="submit" class="secondary">Fail authentication</button></div></form>`,
   );
 }
 
@@ -178,17 +206,31 @@ export function registerStripePages(app: FastifyInstance, runtime: StripeRuntime
     return reply.redirect(`${CHECKOUT_PAGE_PREFIX}/${session.id}`, 303);
   });
 
-  app.get<{ Params: { id: string } }>(`${INVOICE_PAGE_PREFIX}/:id`, async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { return_url?: string } }>(`${INVOICE_PAGE_PREFIX}/:id`, async (request, reply) => {
     const invoice = store.get('invoice', request.params.id);
     if (!invoice) return notFoundPage(reply, 'Invoice');
-    return sendPage(reply, 200, invoicePage(invoice, null));
+    if (store.invoiceAuthentications.has(invoice.id)) return sendPage(reply, 200, invoiceAuthenticationPage(invoice));
+    return sendPage(reply, 200, invoicePage(invoice, null, returnUrlOf(request.query.return_url)));
   });
+
+  const invoiceAnswer = (reply: FastifyReply, invoice: Invoice, result: InvoicePayResult, returnUrl: string | null): FastifyReply => {
+    if (result.kind === 'paid') return reply.redirect(returnUrl ?? `${INVOICE_PAGE_PREFIX}/${invoice.id}`, 303);
+    if (result.kind === 'authenticate') return sendPage(reply, 200, invoiceAuthenticationPage(invoice));
+    return sendPage(reply, result.status, invoicePage(invoice, result.message, returnUrl));
+  };
 
   app.post<{ Params: { id: string } }>(`${INVOICE_PAGE_PREFIX}/:id/pay`, async (request, reply) => {
     const invoice = store.get('invoice', request.params.id);
     if (!invoice) return notFoundPage(reply, 'Invoice');
-    const result = payInvoiceWithCard(runtime, invoice, cardForm(formOf(request.body)));
-    if (result.ok) return reply.redirect(`${INVOICE_PAGE_PREFIX}/${invoice.id}`, 303);
-    return sendPage(reply, result.status, invoicePage(invoice, result.message));
+    const form = formOf(request.body);
+    const returnUrl = returnUrlOf(form.return_url);
+    return invoiceAnswer(reply, invoice, payInvoiceWithCard(runtime, invoice, cardForm(form), returnUrl), returnUrl);
+  });
+
+  app.post<{ Params: { id: string } }>(`${INVOICE_PAGE_PREFIX}/:id/authenticate`, async (request, reply) => {
+    const invoice = store.get('invoice', request.params.id);
+    if (!invoice) return notFoundPage(reply, 'Invoice');
+    const returnUrl = store.invoiceAuthentications.get(invoice.id)?.returnUrl ?? null;
+    return invoiceAnswer(reply, invoice, authenticateInvoice(runtime, invoice, formOf(request.body).outcome !== 'fail'), returnUrl);
   });
 }

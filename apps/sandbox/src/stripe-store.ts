@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxState } from './state.ts';
-import type { CheckoutLineItem, Interval, Metadata, ObjectName, ObjectOf, StripeObject } from './stripe-types.ts';
+import type { CheckoutLineItem, Interval, Metadata, ObjectName, ObjectOf, Price, StripeObject } from './stripe-types.ts';
 
 /** The test-mode keys of the sandbox's Stripe account; constant, so demo configuration can name them. */
 export const STRIPE_SECRET_KEY = 'sk_test_sandbox_4eC39HqLyjWDarjtT1zdp7dc';
@@ -51,10 +51,21 @@ export interface LineSpec {
   period: { start: number; end: number };
 }
 
+/** A subscription update waiting for its invoice to be paid (payment_behavior=pending_if_incomplete). */
+export interface PendingChange {
+  invoiceId: string;
+  /** The items as they will be: an existing item keeps its id. */
+  items: { itemId: string | null; price: Price; quantity: number; removed: boolean }[];
+  metadata: Metadata | null | undefined;
+  /** The update starts a new billing cycle (the interval changed, or billing_cycle_anchor=now). */
+  resetCycle: boolean;
+}
+
 export interface SubscriptionExtras {
   /** Payment attempts still to fail (set by the fail-next-renewal control route). */
   failuresPending: number;
   pending: LineSpec[];
+  pendingChange: PendingChange | null;
 }
 
 export interface CardInput {
@@ -70,6 +81,12 @@ export interface SessionExtras {
   subscriptionDescription: string | null;
   /** A payment waiting for the buyer to complete authentication on the page. */
   awaitingAuthentication: { card: CardInput; email: string } | null;
+}
+
+/** A payment on the hosted invoice page waiting for the buyer to complete authentication. */
+export interface InvoiceAuthentication {
+  card: CardInput;
+  returnUrl: string | null;
 }
 
 export interface IdempotentAnswer {
@@ -131,6 +148,7 @@ export class StripeStore {
   private byKind = new Map<ObjectName, Map<string, StripeObject>>();
   subscriptionExtras = new Map<string, SubscriptionExtras>();
   sessionExtras = new Map<string, SessionExtras>();
+  invoiceAuthentications = new Map<string, InvoiceAuthentication>();
   /** What a saved card does when charged again: its number decides, as Stripe's test cards do. */
   cardNumbers = new Map<string, string>();
   endpointSecrets = new Map<string, string>();
@@ -157,6 +175,7 @@ export class StripeStore {
     this.byKind = new Map();
     this.subscriptionExtras = new Map();
     this.sessionExtras = new Map();
+    this.invoiceAuthentications = new Map();
     this.cardNumbers = new Map();
     this.endpointSecrets = new Map();
     this.idempotency = new Map();
@@ -207,7 +226,7 @@ export class StripeStore {
   extras(subscriptionId: string): SubscriptionExtras {
     let extras = this.subscriptionExtras.get(subscriptionId);
     if (!extras) {
-      extras = { failuresPending: 0, pending: [] };
+      extras = { failuresPending: 0, pending: [], pendingChange: null };
       this.subscriptionExtras.set(subscriptionId, extras);
     }
     return extras;

@@ -31,9 +31,10 @@ export function planOf(price: Price): Record<string, unknown> {
   };
 }
 
-export function makeItem(store: StripeStore, subscription: Subscription, price: Price, quantity: number, at: number): SubscriptionItem {
-  return store.add({
-    id: store.newId('si'),
+/** A subscription item of `price` with its id; `makeItem` keeps it in the store. */
+export function itemOf(id: string, subscription: Subscription, price: Price, quantity: number, at: number): SubscriptionItem {
+  return {
+    id,
     object: 'subscription_item',
     billing_thresholds: null,
     created: at,
@@ -47,7 +48,11 @@ export function makeItem(store: StripeStore, subscription: Subscription, price: 
     quantity,
     subscription: subscription.id,
     tax_rates: [],
-  });
+  };
+}
+
+export function makeItem(store: StripeStore, subscription: Subscription, price: Price, quantity: number, at: number): SubscriptionItem {
+  return store.add(itemOf(store.newId('si'), subscription, price, quantity, at));
 }
 
 export function setPeriod(subscription: Subscription, start: number, end: number): void {
@@ -228,6 +233,14 @@ export function completeCheckout(ctx: BillingContext, session: CheckoutSession, 
 }
 
 export function endSubscription(ctx: BillingContext, subscription: Subscription, reason: 'cancellation_requested' | 'payment_failed'): void {
+  // A schedule managing the subscription ends with it.
+  const schedule = subscription.schedule ? ctx.store.get('subscription_schedule', subscription.schedule) : undefined;
+  if (schedule && (schedule.status === 'active' || schedule.status === 'not_started')) {
+    schedule.status = 'canceled';
+    schedule.canceled_at = ctx.at;
+    schedule.current_phase = null;
+    emit(ctx, 'subscription_schedule.canceled', schedule);
+  }
   subscription.status = 'canceled';
   subscription.ended_at = ctx.at;
   subscription.canceled_at ??= ctx.at;

@@ -230,8 +230,10 @@ export interface Subscription {
   payment_settings: { payment_method_options: null; payment_method_types: null; save_default_payment_method: 'off' };
   pending_invoice_item_interval: null;
   pending_setup_intent: null;
-  pending_update: null;
-  schedule: null;
+  /** Changes made with payment_behavior=pending_if_incomplete, applied once `latest_invoice` is paid. */
+  pending_update: PendingUpdate | null;
+  /** The subscription schedule that manages it, if any. */
+  schedule: string | null;
   start_date: number;
   status: SubscriptionStatus;
   test_clock: null;
@@ -239,6 +241,87 @@ export interface Subscription {
   trial_end: null;
   trial_settings: { end_behavior: { missing_payment_method: 'create_invoice' } };
   trial_start: null;
+}
+
+export interface PendingUpdate {
+  billing_cycle_anchor: number | null;
+  cancel_at_period_end: null;
+  discount: null;
+  discounts: null;
+  expires_at: number;
+  metadata: Metadata | null;
+  subscription_items: SubscriptionItem[] | null;
+  trial_end: null;
+  trial_from_plan: null;
+}
+
+export interface SchedulePhaseItem {
+  billing_thresholds: null;
+  discounts: never[];
+  metadata: Metadata;
+  plan: string;
+  price: string;
+  quantity: number;
+  tax_rates: never[];
+}
+
+export type ScheduleProration = 'always_invoice' | 'create_prorations' | 'none';
+
+export interface SchedulePhase {
+  add_invoice_items: never[];
+  application_fee_percent: null;
+  automatic_tax: { disabled_reason: null; enabled: false; liability: null };
+  billing_cycle_anchor: 'automatic' | 'phase_start' | null;
+  billing_thresholds: null;
+  collection_method: null;
+  currency: string;
+  default_payment_method: null;
+  default_tax_rates: never[];
+  description: null;
+  discounts: never[];
+  end_date: number;
+  invoice_settings: null;
+  items: SchedulePhaseItem[];
+  metadata: Metadata;
+  on_behalf_of: null;
+  proration_behavior: ScheduleProration;
+  start_date: number;
+  transfer_data: null;
+  trial_end: null;
+}
+
+export interface SubscriptionSchedule {
+  id: string;
+  object: 'subscription_schedule';
+  application: null;
+  billing_mode: { flexible: null; type: 'classic' };
+  canceled_at: number | null;
+  completed_at: number | null;
+  created: number;
+  current_phase: { start_date: number; end_date: number } | null;
+  customer: string;
+  customer_account: null;
+  default_settings: {
+    application_fee_percent: null;
+    automatic_tax: { disabled_reason: null; enabled: false; liability: null };
+    billing_cycle_anchor: 'automatic';
+    billing_thresholds: null;
+    collection_method: 'charge_automatically';
+    default_payment_method: null;
+    description: null;
+    invoice_settings: { account_tax_ids: null; days_until_due: null; issuer: { type: 'self' } };
+    on_behalf_of: null;
+    transfer_data: null;
+  };
+  end_behavior: 'release' | 'cancel';
+  livemode: false;
+  metadata: Metadata;
+  phases: SchedulePhase[];
+  released_at: number | null;
+  released_subscription: string | null;
+  status: 'not_started' | 'active' | 'completed' | 'released' | 'canceled';
+  subscription: string | null;
+  test_clock: null;
 }
 
 export interface InvoiceLine {
@@ -485,6 +568,7 @@ export type StripeObject =
   | CheckoutSession
   | Subscription
   | SubscriptionItem
+  | SubscriptionSchedule
   | Invoice
   | InvoicePayment
   | PaymentIntent

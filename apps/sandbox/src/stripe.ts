@@ -3,6 +3,7 @@ import { registerBillingRoutes } from './stripe-api-billing.ts';
 import { registerCatalogRoutes } from './stripe-api-catalog.ts';
 import { registerCheckoutRoutes } from './stripe-api-checkout.ts';
 import { registerEventRoutes } from './stripe-api-events.ts';
+import { registerScheduleRoutes } from './stripe-api-schedules.ts';
 import { registerSearchRoutes } from './stripe-api-search.ts';
 import { advanceStripeClock } from './stripe-clock.ts';
 import { registerStripeControlRoutes } from './stripe-control.ts';
@@ -116,6 +117,7 @@ async function stripeApi(api: FastifyInstance, runtime: StripeRuntime): Promise<
   registerCatalogRoutes(api, runtime);
   registerCheckoutRoutes(api, runtime);
   registerBillingRoutes(api, runtime);
+  registerScheduleRoutes(api, runtime);
   registerEventRoutes(api, runtime);
   registerSearchRoutes(api, runtime);
 }

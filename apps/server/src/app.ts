@@ -41,6 +41,7 @@ import { paymentRoutes } from './services/payment/routes';
 import { PaymentService } from './services/payment/service';
 import { StripeEvents } from './services/payment/stripe-events';
 import { SubscriptionActions } from './services/payment/subscription-actions';
+import { PlanChanges } from './services/payment/change-plan';
 import { createStripe } from './platform/stripe';
 import { PaypalClient } from './platform/paypal';
 import { PaypalPayments } from './services/payment/paypal-payments';
@@ -87,7 +88,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const desk = new TicketDesk(database.db, settings, support, platform, guilds, config);
   const serverData = new ServerDataService(database.db, platform, resolver);
   const stripe = createStripe(config.payment.stripe);
-  const paypalPayments = new PaypalPayments(database.db, config, new PaypalClient(config.payment.paypal));
+  const paypal = new PaypalClient(config.payment.paypal);
+  const paypalPayments = new PaypalPayments(database.db, config, paypal);
   const payments = new PaymentService(database.db, config, stripe, (serverId, icon) => platform.iconUrl(serverId, icon), paypalPayments);
   const services: Services = {
     auth,
@@ -114,7 +116,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }),
     payments,
     stripeEvents: new StripeEvents(database.db, stripe, config.payment.stripe.webhookSecret, payments),
-    subscriptionActions: new SubscriptionActions(database.db, stripe, resolver, payments, config, paypalPayments),
+    subscriptionActions: new SubscriptionActions(database.db, stripe, resolver, payments, paypalPayments),
+    planChanges: new PlanChanges(database.db, config, stripe, payments, paypalPayments, paypal),
     paypalPayments,
   };
 

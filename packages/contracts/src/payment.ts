@@ -236,11 +236,36 @@ export const Receipt = z.object({
 });
 export type Receipt = z.infer<typeof Receipt>;
 
+/** One plan for one billing period at the server's prices (SPEC §9: longer periods cost less per month). */
+export const PlanPrice = z.object({
+  planType: PaidPlanType,
+  interval: BillingInterval,
+  months: z.number().int().min(1).max(12).describe('Months one billing period covers'),
+  amountCents: z.number().int().min(0).describe('What one billing period costs'),
+  monthlyCents: z.number().int().min(0).describe('The same, per month, rounded to a cent'),
+  savingPercent: z.number().min(0).max(100).describe('How much less per month than paying monthly'),
+});
+export type PlanPrice = z.infer<typeof PlanPrice>;
+
+/** The price table buyers are charged from; prices never come from a request. */
+export const PriceTable = z.object({
+  currency: z.string().length(3),
+  prices: z.array(PlanPrice).describe('Every paid plan for every billing period'),
+  providers: z.array(PaymentProvider).describe('Payment methods this installation accepts'),
+});
+export type PriceTable = z.infer<typeof PriceTable>;
+
 /** A provider's webhook event as it arrives; its signature header is verified against the raw body. */
 export const WebhookEvent = z.record(z.string(), z.unknown()).describe('The provider’s raw JSON event');
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 
 export const paymentCalls = {
+  getPrices: defineCall({
+    method: 'GET',
+    path: '/prices',
+    summary: 'The price of each paid plan for each billing period, and the payment methods accepted',
+    response: PriceTable,
+  }),
   getSubscriptionsBulk: defineCall({
     method: 'POST',
     path: '/bulk/subscriptions',
@@ -325,7 +350,8 @@ export const paymentCalls = {
   completePlanUpdate: defineCall({
     method: 'POST',
     path: '/servers/:serverId/subscription/update-complete',
-    summary: 'Verify a confirmed plan change with the provider and apply it',
+    summary:
+      'Verify a plan change the buyer confirmed at the provider and apply it; token: the card provider’s invoice id (`token` of the result page), or the PayPal subscription id (its `subscription_id`)',
     params: ServerIdParams,
     query: CompleteSessionQuery,
     response: StatusResponse,

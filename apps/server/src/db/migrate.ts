@@ -15,6 +15,7 @@ import { staffMessagesMigration } from './migrations/0011-staff-messages';
 import { ticketPartsChangesMigration } from './migrations/0012-ticket-parts-changes';
 import { platformEventsMigration } from './migrations/0013-platform-events';
 import { paymentsMigration } from './migrations/0014-payments';
+import { planChangesMigration } from './migrations/0015-plan-changes';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -32,6 +33,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0012-ticket-parts-changes': ticketPartsChangesMigration,
   '0013-platform-events': platformEventsMigration,
   '0014-payments': paymentsMigration,
+  '0015-plan-changes': planChangesMigration,
 };
 
 /**

@@ -255,6 +255,7 @@ export interface DB {
   platform_events: PlatformEventsTable;
   subscriptions: SubscriptionsTable;
   checkout_sessions: CheckoutSessionsTable;
+  plan_changes: PlanChangesTable;
   payment_events: PaymentEventsTable;
   receipts: ReceiptsTable;
 }
@@ -319,6 +320,25 @@ export interface CheckoutSessionsTable {
   /** open, complete or expired */
   status: string;
   subscription_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A plan change waiting for the buyer at the provider (migration 0015). */
+export interface PlanChangesTable {
+  id: string;
+  provider: string;
+  /** What the result page sends back: the Stripe invoice id, or the PayPal subscription id. */
+  token: string;
+  subscription_id: string;
+  server_id: string | null;
+  user_id: string;
+  plan_type: string;
+  plan_interval: string;
+  /** The PayPal plan the subscription was revised to. */
+  provider_plan_id: string | null;
+  /** open, complete, failed or replaced */
+  status: string;
   created_at: string;
   updated_at: string;
 }

@@ -6,6 +6,7 @@ import type { Cache } from '../platform/cache';
 import type { PlatformClient } from '../platform/discord';
 import type { AuthService } from './authentication/service';
 import type { FilesService } from './files/service';
+import type { PlanChanges } from './payment/change-plan';
 import type { PaymentService } from './payment/service';
 import type { PaypalPayments } from './payment/paypal-payments';
 import type { StripeEvents } from './payment/stripe-events';
@@ -33,6 +34,7 @@ export interface Services {
   payments: PaymentService;
   stripeEvents: StripeEvents;
   subscriptionActions: SubscriptionActions;
+  planChanges: PlanChanges;
   paypalPayments: PaypalPayments;
 }
 

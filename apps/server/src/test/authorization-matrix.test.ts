@@ -133,6 +133,26 @@ const paidSubscription = async (w: World, who: Who, type: 'premium' | 'enterpris
   const mine = (await w.inject({ method: 'GET', url: '/api/payment/@me/subscriptions', token: w.tokens.admin })).json<{ id: string; serverId?: string }[]>();
   return { body: { subscriptionId: mine.find((s) => s.serverId === GUILDS.nightOwls)!.id } };
 };
+/**
+ * A plan change the admin (Bruno) confirmed at the card provider for a subscription of `serverId`
+ * (A unless told), as the update result page would name it; already verified, so answering it asks
+ * the provider nothing. Everyone sends the same token: only Bruno's own change of that server is known to them.
+ */
+const planChangeToken = async (w: World, serverId: string = A) => {
+  const at = new Date().toISOString();
+  const id = fresh('matrix-change-subscription');
+  const token = fresh('in_matrix');
+  const { db } = w.ctx.built.database;
+  await db
+    .insertInto('subscriptions')
+    .values({ id, user_id: USERS.bruno, provider: 'stripe', provider_subscription_id: `sub_${id}`, state: 'canceled', plan_type: 'enterprise', plan_interval: 'monthly', server_id: serverId, applied: 0, cancel_at_period_end: 0, created_at: at, updated_at: at })
+    .execute();
+  await db
+    .insertInto('plan_changes')
+    .values({ id: fresh('matrix-change'), provider: 'stripe', token, subscription_id: id, server_id: serverId, user_id: USERS.bruno, plan_type: 'enterprise', plan_interval: 'monthly', provider_plan_id: null, status: 'complete', created_at: at, updated_at: at })
+    .execute();
+  return token;
+};
 /** A PayPal delivery, signed by the sandbox's PayPal, of a subscription started for Night Owls (made once, sent by every caller). */
 const paypalDeliveries = new WeakMap<World, Promise<{ payload: string; headers: Record<string, string> }>>();
 const paypalEvent = (w: World) => {
@@ -284,7 +304,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/files/servers/{serverId}/stats': r('staff+'),
   'GET /api/files/servers/{serverId}/stats/tickets': r('staff+', () => ({ query: page })),
 
-  // payment: subscriptions, checkout, provider webhooks
+  // payment: prices, subscriptions, checkout, plan changes, provider webhooks
+  'GET /api/payment/prices': r('open'),
   'POST /api/payment/bulk/subscriptions': r('operator', () => ({ body: { ids: [A] } })),
   'GET /api/payment/@me/subscriptions': r('signedIn'),
   'GET /api/payment/@me/receipts': r('signedIn'),
@@ -306,6 +327,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/payment/servers/{serverId}/subscription': r('staff+', () => ({ query: { multiple: 'true' } })),
   'POST /api/payment/servers/{serverId}/subscription': r('staffUser', () => ({ body: { provider: 'stripe', type: 'premium', interval: 'monthly' } })),
   'POST /api/payment/servers/{serverId}/subscription/complete': r('staffUser', async (w) => ({ query: { provider: 'stripe', token: await checkoutToken(w) } })),
+  'POST /api/payment/servers/{serverId}/subscription/update-complete': r('staffUser', async (w) => ({ query: { provider: 'stripe', token: await planChangeToken(w) } })),
   'DELETE /api/payment/servers/{serverId}/subscription/revoke': r(
     'admin',
     async (w) => {
@@ -414,6 +436,14 @@ const PROBES: Probe[] = [
     expect: 'notFound',
     callers: ['member', 'admin'],
     req: (w) => ({ params: { sessionId: w.aliceSession.id } }),
+  },
+
+  {
+    route: 'POST /api/payment/servers/{serverId}/subscription/update-complete',
+    check: "B's plan change in A's path",
+    expect: 'notFound',
+    callers: ['admin'],
+    req: async (w) => ({ query: { provider: 'stripe', token: await planChangeToken(w, B) } }),
   },
 
   // B's record in the body of A's call

@@ -7,6 +7,7 @@ import type { DB } from '../../db/schema';
 import { BadRequestError, NotFoundError, UpstreamError } from '../../http/errors';
 import { centsOf, type PaypalClient, type PaypalSubscription, type PaypalTransaction } from '../../platform/paypal';
 import { applyPlan } from './apply-plan';
+import { applyApprovedPaypalChange } from './paypal-plan-change';
 import { carbonRemovalCents, priceCents, withinRefundWindow } from './prices';
 import * as repo from './repository';
 import { upstream } from './service';
@@ -27,12 +28,25 @@ function stateOfPaypal(status: PaypalSubscription['status']): SubscriptionState 
 function fieldsOfPaypal(sub: PaypalSubscription, row?: repo.SubscriptionRow) {
   const ending = row?.state === 'active' && row.cancel_at_period_end === 1 && sub.status === 'CANCELLED' && row.current_period_end !== null && Date.parse(row.current_period_end) > Date.now();
   if (ending) return { state: 'active', cancel_at_period_end: 1 };
+  const paidAt = sub.billing_info?.last_payment?.time ? Date.parse(sub.billing_info.last_payment.time) : null;
   return {
     state: stateOfPaypal(sub.status),
-    period_start: sub.billing_info?.last_payment?.time ? toTimestamp(Date.parse(sub.billing_info.last_payment.time)) : null,
+    period_start: paidAt !== null ? toTimestamp(paidAt) : null,
     current_period_end: sub.billing_info?.next_billing_time ? toTimestamp(Date.parse(sub.billing_info.next_billing_time)) : (row?.current_period_end ?? null),
     cancel_at_period_end: row?.cancel_at_period_end ?? 0,
+    ...scheduledChangeDue(row, paidAt),
   };
+}
+
+/**
+ * A change scheduled for the next billing (paypal-plan-change.ts) becomes the plan once PayPal has
+ * billed that cycle: the revised plan is what PayPal charged for it.
+ */
+function scheduledChangeDue(row: repo.SubscriptionRow | undefined, paidAt: number | null) {
+  if (!row?.scheduled_plan_type || !row.scheduled_plan_interval || !row.scheduled_effective_date || paidAt === null) return {};
+  // PayPal stamps payments to the second.
+  if (paidAt < Date.parse(row.scheduled_effective_date) - 60_000) return {};
+  return { plan_type: row.scheduled_plan_type, plan_interval: row.scheduled_plan_interval, scheduled_plan_type: null, scheduled_plan_interval: null, scheduled_effective_date: null };
 }
 
 interface PaypalEvent {
@@ -56,12 +70,21 @@ export class PaypalPayments {
     private readonly paypal: PaypalClient,
   ) {}
 
-  private async planId(type: PaidPlanType, interval: BillingInterval): Promise<string> {
+  /** Whether PayPal credentials are configured (PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET). */
+  get configured(): boolean {
+    return this.paypal.configured;
+  }
+
+  /**
+   * The PayPal billing plan of the plan type and interval at today's price, made once per process.
+   * A revise must stay within the subscription's catalog product, so a plan change names it.
+   */
+  async planId(type: PaidPlanType, interval: BillingInterval, productId?: string): Promise<string> {
     const cents = priceCents(this.config.payment, type, interval);
-    const key = `${type}:${interval}:${cents}`;
+    const key = `${productId ?? type}:${type}:${interval}:${cents}`;
     const known = this.plans.get(key);
     if (known) return known;
-    let product = this.products.get(type);
+    let product = productId ?? this.products.get(type);
     if (!product) {
       product = (await this.paypal.request<{ id: string }>('POST', '/v1/catalogs/products', { name: type === 'premium' ? 'Premium' : 'Enterprise', type: 'SERVICE' })).id;
       this.products.set(type, product);
@@ -248,7 +271,10 @@ export class PaypalPayments {
     const sale = event.event_type === 'PAYMENT.SALE.COMPLETED' ? resource : null;
     await this.db.transaction().execute(async (trx) => {
       if (!(await record(trx))) return;
-      const row = (await repo.findByProviderId(trx, 'paypal', subscriptionId, true))!;
+      const locked = (await repo.findByProviderId(trx, 'paypal', subscriptionId, true))!;
+      // A revise the buyer approved shows as the subscription on the revised plan.
+      for (const change of await repo.openPlanChanges(trx, locked.id)) await applyApprovedPaypalChange(trx, change.id, sub);
+      const row = (await repo.findSubscription(trx, locked.id))!;
       await repo.updateSubscription(trx, row.id, fieldsOfPaypal(sub, row));
       const updated = (await repo.findSubscription(trx, row.id))!;
       const amount = sale?.amount as { total?: string; currency?: string } | undefined;
@@ -293,7 +319,10 @@ export class PaypalPayments {
     }
     await this.db.transaction().execute(async (trx) => {
       await repo.insertRefundReceipts(trx, row, 'paypal', refunds);
-      await repo.updateSubscription(trx, row.id, refundNow ? { state: 'canceled', cancel_at_period_end: 1 } : { cancel_at_period_end: 1 });
+      // Ending, it changes plan no more: a change waiting for the next billing is dropped.
+      const unscheduled = { scheduled_plan_type: null, scheduled_plan_interval: null, scheduled_effective_date: null };
+      await repo.updateSubscription(trx, row.id, refundNow ? { state: 'canceled', cancel_at_period_end: 1, ...unscheduled } : { cancel_at_period_end: 1, ...unscheduled });
+      await repo.replaceOpenPlanChanges(trx, row.id);
       if (row.server_id) await applyPlan(trx, row.server_id);
     });
   }

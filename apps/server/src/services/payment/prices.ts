@@ -1,4 +1,13 @@
-import { BILLING_INTERVAL_MONTHS, CARBON_REMOVAL_SHARE, REFUND_WINDOW_DAYS, type BillingInterval, type PaidPlanType } from '@ticket/contracts';
+import {
+  BILLING_INTERVAL_MONTHS,
+  BillingInterval,
+  CARBON_REMOVAL_SHARE,
+  PaidPlanType,
+  PRICE_CURRENCY,
+  REFUND_WINDOW_DAYS,
+  type PaymentProvider,
+  type PriceTable,
+} from '@ticket/contracts';
 import type { PaymentConfig } from '../../config';
 
 /** What one billing period of the plan costs, in cents: months × the monthly price, less the interval's saving. */
@@ -18,3 +27,18 @@ export function recurringOf(interval: BillingInterval): { interval: 'month' | 'y
 /** Whether a first payment made then may still be refunded in full (SPEC §9: 7 days). */
 export const withinRefundWindow = (firstPaidAt: string | null, at = Date.now()): boolean =>
   firstPaidAt !== null && at - Date.parse(firstPaidAt) < REFUND_WINDOW_DAYS * 86_400_000;
+
+/** Every paid plan for every billing period at the configured prices, and the providers that take payments. */
+export function priceTable(config: PaymentConfig, providers: PaymentProvider[]): PriceTable {
+  return {
+    currency: PRICE_CURRENCY,
+    prices: PaidPlanType.options.flatMap((planType) =>
+      BillingInterval.options.map((interval) => {
+        const months = BILLING_INTERVAL_MONTHS[interval];
+        const amountCents = priceCents(config, planType, interval);
+        return { planType, interval, months, amountCents, monthlyCents: Math.round(amountCents / months), savingPercent: config.discountPercent[interval] };
+      }),
+    ),
+    providers,
+  };
+}

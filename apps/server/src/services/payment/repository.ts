@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { now, supportsRowLocks } from '../../db/database';
-import type { CheckoutSessionsTable, DB, ReceiptsTable, SubscriptionsTable } from '../../db/schema';
+import type { CheckoutSessionsTable, DB, PlanChangesTable, ReceiptsTable, SubscriptionsTable } from '../../db/schema';
 import { carbonRemovalCents } from './prices';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -8,6 +8,8 @@ type Db = Kysely<DB> | Transaction<DB>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
 export type ReceiptRow = Selectable<ReceiptsTable>;
+export type PlanChangeRow = Selectable<PlanChangesTable>;
+export type PlanChangeStatus = 'open' | 'complete' | 'failed' | 'replaced';
 
 // --- Subscriptions ----------------------------------------------------------------------------
 
@@ -67,6 +69,57 @@ export async function updateCheckoutSession(db: Db, provider: string, sessionId:
     .where('provider', '=', provider)
     .where('session_id', '=', sessionId)
     .execute();
+}
+
+// --- Plan changes waiting for the buyer -------------------------------------------------------
+
+export async function insertPlanChange(db: Db, row: Omit<PlanChangeRow, 'created_at' | 'updated_at'>): Promise<void> {
+  const at = now();
+  await db.insertInto('plan_changes').values({ ...row, created_at: at, updated_at: at }).execute();
+}
+
+/** The newest change the provider knows by that token (a PayPal subscription may be revised more than once). */
+export async function findPlanChange(db: Db, provider: string, token: string): Promise<PlanChangeRow | undefined> {
+  return db
+    .selectFrom('plan_changes')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('token', '=', token)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+}
+
+export async function findPlanChangeById(db: Db, id: string, lock = false): Promise<PlanChangeRow | undefined> {
+  let query = db.selectFrom('plan_changes').selectAll().where('id', '=', id);
+  if (lock && supportsRowLocks(db)) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** The subscription's changes still waiting for the provider, newest first. */
+export async function openPlanChanges(db: Db, subscriptionId: string): Promise<PlanChangeRow[]> {
+  return db
+    .selectFrom('plan_changes')
+    .selectAll()
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'open')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export async function setPlanChangeStatus(db: Db, id: string, status: PlanChangeStatus): Promise<void> {
+  await db.updateTable('plan_changes').set({ status, updated_at: now() }).where('id', '=', id).execute();
+}
+
+/** Marks the open change of a provider's token (a Stripe invoice) complete, if there is one. */
+export async function completePlanChangeOf(db: Db, provider: string, token: string): Promise<void> {
+  await db.updateTable('plan_changes').set({ status: 'complete', updated_at: now() }).where('provider', '=', provider).where('token', '=', token).where('status', '=', 'open').execute();
+}
+
+/** A new change of the subscription supersedes those still waiting. */
+export async function replaceOpenPlanChanges(db: Db, subscriptionId: string): Promise<void> {
+  await db.updateTable('plan_changes').set({ status: 'replaced', updated_at: now() }).where('subscription_id', '=', subscriptionId).where('status', '=', 'open').execute();
 }
 
 // --- Provider events --------------------------------------------------------------------------

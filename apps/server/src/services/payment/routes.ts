@@ -11,7 +11,7 @@ const verified = new WeakMap<FastifyRequest, Stripe.Event>();
 const verifiedPaypal = new WeakMap<FastifyRequest, Awaited<ReturnType<PaypalPayments['verify']>>>();
 
 export async function paymentRoutes({ app, services, resolver }: ServiceContext): Promise<void> {
-  const { payments, stripeEvents, subscriptionActions, paypalPayments } = services;
+  const { payments, stripeEvents, subscriptionActions, planChanges, paypalPayments } = services;
   const call = routesFor(app, 'payment', paymentCalls, resolver);
 
   // Signatures cover the body as received.
@@ -19,6 +19,7 @@ export async function paymentRoutes({ app, services, resolver }: ServiceContext)
 
   // Buying needs a buyer: staff of the server who signed in (SPEC §6), never its API key.
   const buyer = { server: 'staff' } as const;
+  call('getPrices', 'open', () => payments.prices());
   call('getSubscriptionsBulk', 'operator', ({ body }) => payments.bulk(body.ids));
   call('getMySubscriptions', 'signedIn', (_input, request) => payments.mySubscriptions(request.caller));
   call('getMyReceipts', 'signedIn', (_input, request) => payments.myReceipts(request.caller));
@@ -27,13 +28,14 @@ export async function paymentRoutes({ app, services, resolver }: ServiceContext)
     reply.header('content-type', 'application/pdf').header('content-disposition', `attachment; filename="${fileName}"`).header('cache-control', 'private, no-store');
     return pdf;
   });
-  call('changePlan', 'signedIn', ({ body }, request) => subscriptionActions.changePlan(request.caller, body));
-  call('cancelScheduledChange', 'signedIn', ({ body }, request) => subscriptionActions.cancelScheduledChange(request.caller, body.subscriptionId));
+  call('changePlan', 'signedIn', ({ body }, request) => planChanges.changePlan(request.caller, body));
+  call('cancelScheduledChange', 'signedIn', ({ body }, request) => planChanges.cancelScheduledChange(request.caller, body.subscriptionId));
   call('cancelSubscription', 'signedIn', ({ body }, request) => subscriptionActions.cancel(request.caller, body.subscriptionId));
   call('transferSubscription', 'signedIn', ({ body }, request) => subscriptionActions.transfer(request.caller, body.subscriptionId, body.serverId));
   call('getServerSubscription', { server: 'staff', apiKey: true }, ({ params, query }) => payments.serverSubscriptions(params.serverId, query));
   call('createCheckoutSession', buyer, ({ params, query, body }, request) => payments.createCheckout(request.caller, params.serverId, query.provider, body));
   call('completeCheckout', buyer, ({ params, query }, request) => payments.completeCheckout(request.caller, params.serverId, query.provider, query.token));
+  call('completePlanUpdate', buyer, ({ params, query }, request) => planChanges.completePlanUpdate(request.caller, params.serverId, query.provider, query.token));
   call('revokeSubscription', { server: 'admin' }, ({ params }) => subscriptionActions.revoke(params.serverId));
   call('handleStripeWebhook', 'open', (_input, request) => stripeEvents.handle(verified.get(request)!), {
     preValidation: async (request) => {

@@ -6,6 +6,7 @@ import {
   SessionStatus,
   type CreateSessionRequest,
   type PaymentProvider,
+  type PriceTable,
   type Receipt,
   type SessionResponse,
   type StatusResponse,
@@ -23,7 +24,7 @@ import { idOf, type Stripe } from '../../platform/stripe';
 import { applyPlan } from './apply-plan';
 import { renderReceiptPdf } from './receipt-pdf';
 import type { PaypalPayments } from './paypal-payments';
-import { carbonRemovalCents, priceCents, recurringOf } from './prices';
+import { carbonRemovalCents, priceCents, priceTable, recurringOf } from './prices';
 import * as repo from './repository';
 
 const PLAN_NAMES: Record<PaidPlanType, string> = { premium: 'Premium', enterprise: 'Enterprise' };
@@ -45,25 +46,29 @@ export function periodOf(sub: Stripe.Subscription): { start: number | null; end:
 }
 
 /**
- * The plan a Stripe subscription pays for, from the metadata we gave it: its plan, or the plan of
- * a change scheduled for the end of a period once a period starting then has begun (Stripe bills
- * the new price from that renewal on). Stripe's record decides, so events out of order agree.
+ * The plan a Stripe subscription pays for, from the metadata we gave it: its plan, or the plan and
+ * billing period of a change scheduled for the end of a period (`scheduledPlanType`,
+ * `scheduledPlanInterval`, `scheduledAt`) once a period starting then has begun. The schedule that
+ * makes the change sets the same metadata when its phase starts; reading the period as well keeps
+ * events out of order, or read before that, in agreement. Stripe's record decides.
  */
 export function planOf(sub: Stripe.Subscription, periodStart: number | null) {
   const type = PaidPlanType.safeParse(sub.metadata?.planType);
   const interval = BillingInterval.safeParse(sub.metadata?.planInterval);
   if (!type.success || !interval.success) return null;
   const next = PaidPlanType.safeParse(sub.metadata?.scheduledPlanType);
+  // Metadata written before the interval was kept means a change of plan only.
+  const nextInterval = BillingInterval.catch(interval.data).parse(sub.metadata?.scheduledPlanInterval || interval.data);
   const at = Number(sub.metadata?.scheduledAt);
   const scheduled = next.success && Number.isFinite(at) && at > 0;
   if (scheduled && periodStart !== null && periodStart >= at) {
-    return { plan_type: next.data, plan_interval: interval.data, scheduled_plan_type: null, scheduled_plan_interval: null, scheduled_effective_date: null };
+    return { plan_type: next.data, plan_interval: nextInterval, scheduled_plan_type: null, scheduled_plan_interval: null, scheduled_effective_date: null };
   }
   return {
     plan_type: type.data,
     plan_interval: interval.data,
     scheduled_plan_type: scheduled ? next.data : null,
-    scheduled_plan_interval: scheduled ? interval.data : null,
+    scheduled_plan_interval: scheduled ? nextInterval : null,
     scheduled_effective_date: scheduled ? toTimestamp(at * 1000) : null,
   };
 }
@@ -100,6 +105,14 @@ export class PaymentService {
   ) {}
 
   // --- Reading ------------------------------------------------------------------------------
+
+  /** The price table (config.payment) and the providers configured to take payments. */
+  prices(): PriceTable {
+    const providers: PaymentProvider[] = [];
+    if (this.config.payment.stripe.secretKey) providers.push('stripe');
+    if (this.paypal.configured) providers.push('paypal');
+    return priceTable(this.config.payment, providers);
+  }
 
   async present(rows: repo.SubscriptionRow[]): Promise<Subscription[]> {
     const names = await repo.serverNames(this.db, [...new Set(rows.flatMap((r) => (r.server_id ? [r.server_id] : [])))]);
@@ -174,24 +187,13 @@ export class PaymentService {
     if (request.provider === 'paypal') return this.paypal.createCheckout(userId, serverId, request);
     if (!this.config.payment.stripe.secretKey) throw new UpstreamError('Card payments are not configured on this server (STRIPE_SECRET_KEY)');
 
-    const amount = priceCents(this.config.payment, request.type, request.interval);
     const base = `${this.config.publicUrl}/staff/${serverId}/premium`;
     const metadata = { serverId, userId, planType: request.type, planInterval: request.interval };
     let session: Stripe.Checkout.Session;
     try {
       session = await this.stripe.checkout.sessions.create({
         mode: 'subscription',
-        line_items: [
-          {
-            quantity: 1,
-            price_data: {
-              currency: PRICE_CURRENCY.toLowerCase(),
-              unit_amount: amount,
-              recurring: recurringOf(request.interval),
-              product_data: { name: `${PLAN_NAMES[request.type]} (${request.interval})`, metadata: { planType: request.type } },
-            },
-          },
-        ],
+        line_items: [{ quantity: 1, price: await this.stripePrice(request.type, request.interval) }],
         // Stripe puts the session's id in place of the placeholder, which must stay unencoded.
         success_url: `${base}/success?provider=stripe&token={CHECKOUT_SESSION_ID}`,
         cancel_url: `${base}/cancel`,
@@ -213,6 +215,36 @@ export class PaymentService {
       status: SessionStatus.catch('open').parse(session.status),
     });
     return { status: SessionStatus.catch('open').parse(session.status), session: { id: session.id, url: session.url } };
+  }
+
+  /**
+   * The Stripe price of the plan and billing period at today's price table, found by its lookup key
+   * and made the first time. A catalog price (unlike Checkout's inline `price_data`, which Stripe
+   * makes inactive) can be named again: by a plan change, or a subscription schedule's phases.
+   */
+  async stripePrice(plan: PaidPlanType, interval: BillingInterval): Promise<string> {
+    const amount = priceCents(this.config.payment, plan, interval);
+    const currency = PRICE_CURRENCY.toLowerCase();
+    const lookupKey = `${plan}_${interval}_${amount}_${currency}`;
+    const find = async () => (await this.stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 })).data[0]?.id;
+    const known = await find();
+    if (known) return known;
+    try {
+      const price = await this.stripe.prices.create({
+        currency,
+        unit_amount: amount,
+        recurring: recurringOf(interval),
+        lookup_key: lookupKey,
+        product_data: { name: `${PLAN_NAMES[plan]} (${interval})`, metadata: { planType: plan } },
+        metadata: { planType: plan, planInterval: interval },
+      });
+      return price.id;
+    } catch (error) {
+      // Another process made it meanwhile: the lookup key is taken.
+      const made = await find();
+      if (made) return made;
+      throw error;
+    }
   }
 
   /**
@@ -314,6 +346,14 @@ export class PaymentService {
       carbon_removal_cents: carbonRemovalCents(invoice.amount_paid),
     });
   }
+}
+
+/** The caller's own subscription; someone else's is unknown to them. */
+export async function ownSubscription(db: Kysely<DB>, caller: Caller | null, subscriptionId: string): Promise<repo.SubscriptionRow> {
+  if (caller?.kind !== 'user') throw new ForbiddenError('Only a signed-in dashboard user can do this');
+  const row = await repo.findSubscription(db, subscriptionId);
+  if (!row || row.user_id !== caller.userId) throw new NotFoundError(`You have no subscription ${subscriptionId}`);
+  return row;
 }
 
 /** The buyer: only a signed-in user pays (an API key or an operator has no one to bill). */

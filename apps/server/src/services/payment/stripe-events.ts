@@ -103,12 +103,18 @@ export class StripeEvents {
       return;
     }
     const [sub, fresh] = await Promise.all([this.stripe.subscriptions.retrieve(stripeSubId), this.stripe.invoices.retrieve(invoice.id!)]);
+    const change = await repo.findPlanChange(this.db, 'stripe', fresh.id!);
     await this.db.transaction().execute(async (trx) => {
       if (!(await repo.recordEvent(trx, 'stripe', event.id, event.type))) return;
       const row = (await repo.findByProviderId(trx, 'stripe', stripeSubId, true))!;
-      await repo.updateSubscription(trx, row.id, fieldsOfStripe(sub));
+      const fields = fieldsOfStripe(sub);
+      await repo.updateSubscription(trx, row.id, fields);
       const updated = (await repo.findSubscription(trx, row.id))!;
       await this.payments.receiptOfInvoice(trx, updated, fresh);
+      // The invoice of an upgrade that waited for its buyer is paid: Stripe has applied the change.
+      if (change?.status === 'open' && change.subscription_id === row.id && fresh.status === 'paid' && !sub.pending_update) {
+        await repo.setPlanChangeStatus(trx, change.id, fields.plan_type === change.plan_type && fields.plan_interval === change.plan_interval ? 'complete' : 'failed');
+      }
       if (row.server_id) await applyPlan(trx, row.server_id);
     });
   }

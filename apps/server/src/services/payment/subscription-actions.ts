@@ -1,35 +1,29 @@
-import { PLANS, PRICE_CURRENCY, type ChangePlanRequest, type ChangePlanResponse, type PaidPlanType, type StatusResponse, type Subscription } from '@ticket/contracts';
+import type { StatusResponse, Subscription } from '@ticket/contracts';
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config';
 import { fromFlag, now, toFlag } from '../../db/database';
 import type { DB } from '../../db/schema';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../http/errors';
+import { ConflictError, NotFoundError } from '../../http/errors';
 import { assertServerAccess, type AuthResolver, type Caller } from '../../http/route';
 import type { Stripe } from '../../platform/stripe';
 import { applyPlan } from './apply-plan';
-import { priceCents, recurringOf, withinRefundWindow } from './prices';
+import { withinRefundWindow } from './prices';
 import type { PaypalPayments } from './paypal-payments';
 import * as repo from './repository';
-import { fieldsOfStripe, periodOf, upstream, type PaymentService } from './service';
+import { fieldsOfStripe, ownSubscription, upstream, type PaymentService } from './service';
+import { dropScheduledChange } from './stripe-plan-change';
 
-
-/** What the buyer does with a subscription they pay for: cancel it, move it to another server. */
+/** What the buyer does with a subscription they pay for: cancel it, move it to another server (plan changes: change-plan.ts). */
 export class SubscriptionActions {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly stripe: Stripe,
     private readonly resolver: AuthResolver,
     private readonly payments: PaymentService,
-    private readonly config: Config,
     private readonly paypal: PaypalPayments,
   ) {}
 
-  /** The caller's own subscription; someone else's is unknown to them. */
   private async own(caller: Caller | null, subscriptionId: string): Promise<repo.SubscriptionRow> {
-    if (caller?.kind !== 'user') throw new ForbiddenError('Only a signed-in dashboard user can do this');
-    const row = await repo.findSubscription(this.db, subscriptionId);
-    if (!row || row.user_id !== caller.userId) throw new NotFoundError(`You have no subscription ${subscriptionId}`);
-    return row;
+    return ownSubscription(this.db, caller, subscriptionId);
   }
 
   private async answer(id: string): Promise<Subscription> {
@@ -64,14 +58,17 @@ export class SubscriptionActions {
       }
       await this.db.transaction().execute(async (trx) => {
         await repo.insertRefundReceipts(trx, row, 'stripe', refunds);
-        await repo.updateSubscription(trx, row.id, { ...fieldsOfStripe(sub), state: 'canceled' });
+        await repo.updateSubscription(trx, row.id, { ...fieldsOfStripe(sub), state: 'canceled', scheduled_plan_type: null, scheduled_plan_interval: null, scheduled_effective_date: null });
         if (row.server_id) await applyPlan(trx, row.server_id);
       });
       return this.answer(row.id);
     }
     let sub: Stripe.Subscription;
     try {
-      sub = await this.stripe.subscriptions.update(row.provider_subscription_id, { cancel_at_period_end: true });
+      // A subscription that ends at the period's end changes plan no more: a scheduled change (and
+      // the schedule that would make it, which Stripe lets set the cancellation alone) is dropped.
+      const current = await dropScheduledChange(this.stripe, await this.stripe.subscriptions.retrieve(row.provider_subscription_id));
+      sub = await this.stripe.subscriptions.update(current.id, { cancel_at_period_end: true });
     } catch (error) {
       throw upstream(error, 'Could not cancel the subscription with the card provider');
     }
@@ -95,80 +92,6 @@ export class SubscriptionActions {
       await repo.updateSubscription(trx, row.id, { server_id: serverId, applied: 0, last_transferred: now() });
       if (locked.server_id) await applyPlan(trx, locked.server_id);
       await applyPlan(trx, serverId);
-    });
-    return this.answer(row.id);
-  }
-
-  /** A Stripe price of the plan for the interval, from the price table. */
-  private async priceOf(plan: PaidPlanType, interval: ChangePlanRequest['interval']): Promise<string> {
-    const price = await this.stripe.prices.create({
-      currency: PRICE_CURRENCY.toLowerCase(),
-      unit_amount: priceCents(this.config.payment, plan, interval),
-      recurring: recurringOf(interval),
-      product_data: { name: `${plan === 'premium' ? 'Premium' : 'Enterprise'} (${interval})` },
-    });
-    return price.id;
-  }
-
-  /**
-   * An upgrade applies now, the difference prorated and charged at once; a downgrade is scheduled
-   * for the end of the period (Stripe bills the new price from that renewal on). A change of the
-   * billing period is refused for now: it cannot wait for the period's end at the provider.
-   */
-  async changePlan(caller: Caller | null, request: ChangePlanRequest): Promise<ChangePlanResponse> {
-    const row = await this.own(caller, request.subscriptionId);
-    if (row.state !== 'active' || fromFlag(row.cancel_at_period_end)) throw new ConflictError('Only an active subscription that renews can change its plan');
-    if (row.provider !== 'stripe') throw new ConflictError('Only card subscriptions can change their plan here for now');
-    if (request.interval !== row.plan_interval) {
-      throw new ConflictError('Changing the billing period is not available yet; cancel and subscribe again with the new period', 'body.interval');
-    }
-    if (request.plan === row.plan_type && !row.scheduled_plan_type) throw new ConflictError('The subscription is already on this plan', 'body.plan');
-    const upgrade = PLANS[request.plan].level > PLANS[row.plan_type as PaidPlanType].level;
-    let sub: Stripe.Subscription;
-    try {
-      const current = await this.stripe.subscriptions.retrieve(row.provider_subscription_id);
-      const item = current.items.data[0]!;
-      const price = await this.priceOf(request.plan, request.interval);
-      const end = periodOf(current).end;
-      sub = await this.stripe.subscriptions.update(row.provider_subscription_id, {
-        items: [{ id: item.id, price }],
-        proration_behavior: upgrade ? 'always_invoice' : 'none',
-        payment_behavior: 'error_if_incomplete',
-        metadata:
-          upgrade || request.plan === row.plan_type
-            ? { planType: request.plan, planInterval: request.interval, scheduledPlanType: '', scheduledAt: '' }
-            : { planType: row.plan_type, planInterval: row.plan_interval, scheduledPlanType: request.plan, scheduledAt: String(end ?? '') },
-      });
-    } catch (error) {
-      throw upstream(error, 'Error updating plan');
-    }
-    await this.db.transaction().execute(async (trx) => {
-      await repo.updateSubscription(trx, row.id, fieldsOfStripe(sub));
-      if (row.server_id) await applyPlan(trx, row.server_id);
-    });
-    const status = upgrade ? 'applied' : request.plan === row.plan_type ? 'applied' : 'scheduled';
-    return { status, requiresConfirmation: false, confirmationSession: null };
-  }
-
-  /** Drops the plan change waiting for the end of the period: the subscription renews on its plan. */
-  async cancelScheduledChange(caller: Caller | null, subscriptionId: string): Promise<Subscription> {
-    const row = await this.own(caller, subscriptionId);
-    if (!row.scheduled_plan_type) throw new ConflictError('This subscription has no scheduled change');
-    let sub: Stripe.Subscription;
-    try {
-      const current = await this.stripe.subscriptions.retrieve(row.provider_subscription_id);
-      const price = await this.priceOf(row.plan_type as PaidPlanType, row.plan_interval as ChangePlanRequest['interval']);
-      sub = await this.stripe.subscriptions.update(row.provider_subscription_id, {
-        items: [{ id: current.items.data[0]!.id, price }],
-        proration_behavior: 'none',
-        metadata: { planType: row.plan_type, planInterval: row.plan_interval, scheduledPlanType: '', scheduledAt: '' },
-      });
-    } catch (error) {
-      throw upstream(error, 'Error cancelling scheduled change');
-    }
-    await this.db.transaction().execute(async (trx) => {
-      await repo.updateSubscription(trx, row.id, fieldsOfStripe(sub));
-      if (row.server_id) await applyPlan(trx, row.server_id);
     });
     return this.answer(row.id);
   }
