@@ -4,10 +4,12 @@
  * sandbox stands in for the platform, gateway included.
  */
 import { randomBytes } from 'node:crypto';
+import type { PaymentProvider } from '@ticket/contracts';
 import { loadConfig as loadBotConfig, startRuntime, type BotRuntime } from '../apps/bot/src/index';
 import { loadDemoFixtures, startSandbox } from '../apps/sandbox/src/index';
 import { loadConfig, SANDBOX_STRIPE, type Config } from '../apps/server/src/config';
-import { seedDemoServers, type DemoServer } from '../apps/server/src/demo/seed';
+import { demoServersOf, seedDemoServers } from '../apps/server/src/demo/seed';
+import { seedDemoSubscriptions } from '../apps/server/src/demo/subscriptions';
 import { startServer } from '../apps/server/src/main';
 
 type Env = Record<string, string | undefined>;
@@ -44,7 +46,7 @@ async function main(): Promise<void> {
   if (demo) {
     const port = Number(env.SANDBOX_PORT ?? 3001);
     sandbox = await startSandbox({ port, host: env.HOST ?? '0.0.0.0' });
-    const { application, guilds } = loadDemoFixtures();
+    const { application, guilds, users } = loadDemoFixtures();
     const url = `http://localhost:${port}`;
     Object.assign(env, {
       DISCORD_API_URL: `${url}/api`,
@@ -64,17 +66,16 @@ async function main(): Promise<void> {
       botToken: application.botToken,
       publicKey: sandbox.publicKey,
     };
-    // Each demo server on another plan, so every plan's screens can be tried.
-    const plans: DemoServer['plan'][] = ['free', 'premium', 'enterprise'];
-    const demoServers: DemoServer[] = guilds
-      .filter((g) => g.botMember)
-      .map((g, i) => ({
-        serverId: g.id,
-        name: g.name,
-        plan: plans[i % plans.length]!,
-        staffRoleIds: g.roles.filter((r) => r.name === 'Support Staff').map((r) => r.id),
-      }));
-    const server = await startServer(config, (built) => seedDemoServers(built.database.db, built.services.settings, demoServers));
+    // Each demo server on another plan, so every plan's screens can be tried: the paid ones hold
+    // subscriptions their owners buy at the sandbox's Stripe and PayPal through the product's own
+    // checkout, made (or brought in step with the fresh sandbox) before the API answers.
+    const demoServers = demoServersOf(guilds);
+    const sandboxProviders: PaymentProvider[] = [...(env.STRIPE_SECRET_KEY ? [] : ['stripe' as const]), ...(env.PAYPAL_CLIENT_ID ? [] : ['paypal' as const])];
+    const emails = new Map(users.map((u) => [u.id, u.email]));
+    const server = await startServer(config, async (built) => {
+      await seedDemoServers(built.database.db, built.services.settings, demoServers);
+      await seedDemoSubscriptions(built, config, demoServers, { sandboxUrl: url, providers: sandboxProviders, emailOf: (id) => emails.get(id) ?? null });
+    });
     // Members' clicks in the sandbox reach the interactions endpoint, signed with the sandbox's key;
     // everything else they do reaches the bot runtime over the sandbox's gateway.
     sandbox.configure({ interactionsUrl: `${server.url}/api/support/discord` });

@@ -41,10 +41,13 @@ export interface DemoStack {
   stop(): Promise<void>;
 }
 
-/** Runs what `npm start` runs (demo mode, fresh data dir, free ports) and waits until it answers. */
-export async function startDemoStack(): Promise<DemoStack> {
+/**
+ * Runs what `npm start` runs (demo mode, fresh data dir, free ports) and waits until it answers.
+ * With `dataDir`, runs over that data dir and leaves it in place when stopped (a restart).
+ */
+export async function startDemoStack(options: { dataDir?: string } = {}): Promise<DemoStack> {
   const [port, sandboxPort, botPort] = [await freePort(), await freePort(), await freePort()];
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ticket-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'ticket-e2e-'));
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !key.startsWith('DISCORD_') && key !== 'DATABASE_URL') env[key] = value;
@@ -69,7 +72,7 @@ export async function startDemoStack(): Promise<DemoStack> {
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
