@@ -6,7 +6,7 @@ import { guardRoute } from './route-guards';
 import { NotFoundPage } from './routes/not-found-page';
 import { RouteErrorPage, ScreenErrorPage } from './routes/route-error-page';
 import { SignedInLayout } from './layouts/signed-in-layout';
-import { lazyScreen, staffSection, withArea } from './screens';
+import { lazyScreen, premiumResult, staffSection, withArea } from './screens';
 
 type RouteFields = Pick<RouteObject, 'id' | 'handle' | 'loader'>;
 
@@ -102,14 +102,14 @@ export const routes: RouteObject[] = [
                     path: 'premium',
                     ...area('premiumArea', 'ADMIN'),
                     children: [
-                      { index: true, ...screen('premium', 'ADMIN'), lazy: staffSection('premium') },
-                      { path: 'cancel', ...screen('premiumCancel', 'ADMIN'), lazy: staffSection('premiumCancel') },
+                      { index: true, ...screen('premium', 'ADMIN'), lazy: lazyScreen('premium') },
+                      { path: 'cancel', ...screen('premiumCancel', 'ADMIN'), lazy: premiumResult('cancel') },
                       {
                         path: 'update/success',
                         ...screen('premiumUpdateSuccess', 'ADMIN'),
-                        lazy: staffSection('premiumUpdateSuccess'),
+                        lazy: premiumResult('updateSuccess'),
                       },
-                      { path: 'success', ...screen('premiumSuccess', 'ADMIN'), lazy: staffSection('premiumSuccess') },
+                      { path: 'success', ...screen('premiumSuccess', 'ADMIN'), lazy: premiumResult('success') },
                     ],
                   },
                   {

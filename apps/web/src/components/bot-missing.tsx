@@ -2,7 +2,9 @@ import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { inviteUrlFor } from '@/lib/invite-url';
+import type { CurrentServer } from '@/lib/use-current-server';
 import { useLoginConfig } from '@/lib/queries/get-login-config';
+import { LoadError } from './load-error';
 
 /** The server answered 404: the bot is not (or no longer) on it. Admins can add it right here. */
 export function BotMissing({ serverId, canInvite }: { serverId: string; canInvite: boolean }) {
@@ -24,4 +26,15 @@ export function BotMissing({ serverId, canInvite }: { serverId: string; canInvit
       </Stack>
     </Alert>
   );
+}
+
+/**
+ * What a staff screen shows instead of (or above) its content when its server did not load: the
+ * bot is missing (the screen stays away), or loading failed (its data may still show below).
+ */
+export function ServerLoadNotice({ current }: { current: CurrentServer }) {
+  const { t } = useTranslation();
+  if (current.notFound) return <BotMissing serverId={current.serverId} canInvite={current.isAdmin} />;
+  if (current.error) return <LoadError message={t('staff.serverLoadFailed')} onRetry={current.refetch} />;
+  return null;
 }

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { IdentitySection } from './identity-section';
 import { LanguageSection } from './language-section';
+import { ReceiptsSection } from './receipts-section';
 import { ServersSection } from './servers-section';
 import { SessionsSection } from './sessions-section';
 
@@ -10,12 +11,12 @@ export interface ProfileSectionEntry {
 }
 
 /**
- * The profile page is these sections, in this order. Other features add theirs here: the
- * payment work puts `{ id: 'receipts', Component: ReceiptsSection }` after the sessions.
+ * The profile page is these sections, in this order.
  */
 export const profileSections: ProfileSectionEntry[] = [
   { id: 'identity', Component: IdentitySection },
   { id: 'servers', Component: ServersSection },
   { id: 'language', Component: LanguageSection },
   { id: 'sessions', Component: SessionsSection },
+  { id: 'receipts', Component: ReceiptsSection },
 ];

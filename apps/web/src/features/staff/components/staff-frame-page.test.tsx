@@ -32,9 +32,6 @@ function backend(server: ServerDetails | null, routes: Record<string, (request: 
 
 const PATTERNS: Partial<Record<StaffFrameSection, [string, string]>> = {
   whitelabel: ['/staff/:serverId/whitelabel', `/staff/${SERVER}/whitelabel`],
-  premium: ['/staff/:serverId/premium', `/staff/${SERVER}/premium`],
-  premiumSuccess: ['/staff/:serverId/premium/success', `/staff/${SERVER}/premium/success?session_id=cs_1`],
-  premiumCancel: ['/staff/:serverId/premium/cancel', `/staff/${SERVER}/premium/cancel`],
 };
 
 function open(section: StaffFrameSection, path?: string) {
@@ -46,42 +43,13 @@ function open(section: StaffFrameSection, path?: string) {
 describe('StaffFramePage', () => {
   it('frames the screen: title, server, breadcrumb back to the dashboard and the server', async () => {
     backend(details());
-    open('premium');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Premium' })).toBeTruthy();
+    open('whitelabel');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Whitelabel' })).toBeTruthy();
     const crumbs = within(screen.getByRole('navigation', { name: 'Breadcrumb' }));
     expect(crumbs.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/');
     expect(crumbs.getByRole('link', { name: 'Analytical Engine' }).getAttribute('href')).toBe(`/staff/${SERVER}`);
-    expect(crumbs.getByText('Premium').getAttribute('aria-current')).toBe('page');
+    expect(crumbs.getByText('Whitelabel').getAttribute('aria-current')).toBe('page');
     expect(await screen.findByText('Free · level 0')).toBeTruthy();
-  });
-
-  it('premium: the plans with their prices, the server’s own highlighted', async () => {
-    backend(details('premium'));
-    open('premium');
-    await screen.findByText('Current plan');
-    const plan = (type: PlanType) => document.querySelector<HTMLElement>(`li[data-plan="${type}"]`);
-    const price = (type: PlanType) => plan(type)?.querySelector('[data-price]')?.textContent;
-    expect(price('free')).toBe('$0/month');
-    expect(price('premium')).toBe('$2.25/month');
-    expect(price('enterprise')).toBe('$6.00/month');
-    expect(plan('premium')?.getAttribute('aria-current')).toBe('true');
-    expect(within(plan('premium') as HTMLElement).getByText('Current plan')).toBeTruthy();
-    expect(plan('free')?.hasAttribute('aria-current')).toBe(false);
-    expect(within(plan('enterprise') as HTMLElement).getByText('Up to 100 subjects')).toBeTruthy();
-    expect(within(plan('enterprise') as HTMLElement).getByText('20 GB attachment storage')).toBeTruthy();
-    expect(within(plan('enterprise') as HTMLElement).getByText('White-label bot')).toBeTruthy();
-    expect(within(plan('premium') as HTMLElement).getByText('5 GB attachment storage')).toBeTruthy();
-    expect(screen.getByText('Full refund within 7 days of buying.')).toBeTruthy();
-    expect(screen.getByText('2% of every payment goes to carbon removal.')).toBeTruthy();
-  });
-
-  it('premium result: processing, and honest that it could not be verified here', async () => {
-    backend(details());
-    open('premiumSuccess');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Purchase result' })).toBeTruthy();
-    expect(screen.getByText('Your purchase is processing.')).toBeTruthy();
-    expect(screen.getByText(/could not be verified here. Check your e-mail/)).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Back to Premium' }).getAttribute('href')).toBe(`/staff/${SERVER}/premium`);
   });
 
   it('whitelabel: on another plan, says it takes Enterprise and calls nothing for it', async () => {
@@ -106,11 +74,11 @@ describe('StaffFramePage', () => {
         ? json({ inviteUrl: 'https://discord.example/oauth2/authorize?client_id=1&scope=bot' })
         : notFound(),
     );
-    open('premium');
+    open('whitelabel');
     expect(await screen.findByText('The bot is not on this server')).toBeTruthy();
     const link = await screen.findByRole('link', { name: 'Begin setup' });
     expect(new URL(link.getAttribute('href') ?? '').searchParams.get('guild_id')).toBe(SERVER);
-    expect(screen.queryByText('Current plan')).toBeNull();
+    expect(screen.queryByText('Ready to Setup')).toBeNull();
   });
 
   it('never says "coming soon"', async () => {

@@ -14,7 +14,7 @@ import { useStorageStats } from '../api/get-storage-stats';
 import { useTopSimpleStats } from '../api/get-top-simple-stats';
 import { useTopSubjects } from '../api/get-top-subjects';
 import { useTopSupporters } from '../api/get-top-supporters';
-import { PLANS } from '../plans';
+import { PLANS } from '@/lib/plans';
 import { rangeDates, type StatsRange } from '../stats-range';
 import { BarList } from './stats/bar-list';
 import { DailyBarChart } from './stats/daily-bar-chart';
