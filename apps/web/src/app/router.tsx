@@ -98,6 +98,7 @@ export const routes: RouteObject[] = [
                   },
                   { path: 'panels', ...screen('panels', 'ADMIN'), lazy: lazyScreen('panels') },
                   { path: 'whitelabel', ...screen('whitelabel', 'ADMIN'), lazy: staffSection('whitelabel') },
+                  { path: 'api-key', ...screen('apiKey', 'ADMIN'), lazy: lazyScreen('apiKey') },
                   {
                     path: 'premium',
                     ...area('premiumArea', 'ADMIN'),

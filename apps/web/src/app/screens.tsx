@@ -26,6 +26,7 @@ export const SCREENS = {
   subjectSettings: async () =>
     (await withArea(['settings', 'staff'], import('@/features/settings/components/subject-settings-page'))).SubjectSettingsPage,
   panels: async () => (await withArea(['panels', 'staff'], import('@/features/panels/components/panels-page'))).PanelsPage,
+  apiKey: async () => (await withArea(['apiKey', 'staff'], import('@/features/api-key/components/api-key-page'))).ApiKeyPage,
   premium: async () => (await withArea(['premium', 'staff'], import('@/features/premium/components/premium-page'))).PremiumPage,
   premiumResult: async () =>
     (await withArea(['premium', 'staff'], import('@/features/premium/components/premium-result-page'))).PremiumResultPage,

@@ -9,6 +9,7 @@ export type StaffSection =
   | 'subject'
   | 'panels'
   | 'whitelabel'
+  | 'apiKey'
   | 'premium'
   | 'premiumCancel'
   | 'premiumUpdateSuccess'
@@ -87,6 +88,7 @@ export const paths = {
     `/staff/${id(serverId)}/settings/${encodeURIComponent(subjectId)}`,
   panels: (serverId: string) => `/staff/${id(serverId)}/panels`,
   whitelabel: (serverId: string) => `/staff/${id(serverId)}/whitelabel`,
+  apiKey: (serverId: string) => `/staff/${id(serverId)}/api-key`,
   premium: (serverId: string) => `/staff/${id(serverId)}/premium`,
   tickets: (serverId: string) => `/staff/${id(serverId)}/tickets`,
   ticket: (serverId: string, ticketId: string) => `/staff/${id(serverId)}/tickets/${encodeURIComponent(ticketId)}`,

@@ -11,6 +11,7 @@ export type MenuLabel =
   | 'settings'
   | 'panels'
   | 'whitelabel'
+  | 'apiKey'
   | 'premium'
   | 'myProfile'
   | 'myServers'
@@ -67,8 +68,13 @@ export function buildMenu({ serverId, role, premiumLevel }: MenuContext): Menu {
       { label: 'settings', to: paths.settings(serverId), activeOn: ['settings', 'subject'] },
       { label: 'panels', to: paths.panels(serverId), activeOn: ['panels'] },
     );
-    // White-label bots are an Enterprise feature (SPEC §6).
-    if (premiumLevel >= 2) items.push({ label: 'whitelabel', to: paths.whitelabel(serverId), activeOn: ['whitelabel'] });
+    // White-label bots and API access are Enterprise features (SPEC §6).
+    if (premiumLevel >= 2) {
+      items.push(
+        { label: 'whitelabel', to: paths.whitelabel(serverId), activeOn: ['whitelabel'] },
+        { label: 'apiKey', to: paths.apiKey(serverId), activeOn: ['apiKey'] },
+      );
+    }
     items.push({
       label: 'premium',
       to: paths.premium(serverId),

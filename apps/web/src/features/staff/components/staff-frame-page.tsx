@@ -8,12 +8,21 @@ import { WhitelabelSection } from './sections/whitelabel-section';
 
 /**
  * One per route of the staff frame (see app/router.tsx). Settings, a subject's settings, the
- * panels, the tickets and Premium have screens of their own (features/settings, features/panels,
- * features/tickets, features/premium).
+ * panels, the tickets, the API key and Premium have screens of their own (features/settings,
+ * features/panels, features/tickets, features/api-key, features/premium).
  */
 export type StaffFrameSection = Exclude<
   StaffSection,
-  'settings' | 'subject' | 'panels' | 'tickets' | 'ticket' | 'premium' | 'premiumCancel' | 'premiumSuccess' | 'premiumUpdateSuccess'
+  | 'settings'
+  | 'subject'
+  | 'panels'
+  | 'tickets'
+  | 'ticket'
+  | 'apiKey'
+  | 'premium'
+  | 'premiumCancel'
+  | 'premiumSuccess'
+  | 'premiumUpdateSuccess'
 >;
 
 /**
