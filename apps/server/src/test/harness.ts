@@ -20,16 +20,31 @@ export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'pos
 export async function freshDatabase(engine: Engine): Promise<Database> {
   if (engine === 'sqlite') return openDatabase('sqlite://:memory:');
   const url = process.env.TEST_DATABASE_URL!;
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  const database = await openDatabase(url, { schema });
+  const dropSchema = async (schema: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`drop schema if exists ${schema} cascade`);
+    await client.end();
+  };
+  let schema = `test_${randomBytes(6).toString('hex')}`;
+  let database: Database;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      database = await openDatabase(url, { schema });
+      break;
+    } catch (error) {
+      // The migrator's introspection reads every schema of the database, and fails when another
+      // test drops its own schema at that moment: that test's, not this one's. Start again.
+      if (attempt === 3 || !/schema "test_\w+" does not exist/.test((error as Error).message)) throw error;
+      await dropSchema(schema);
+      schema = `test_${randomBytes(6).toString('hex')}`;
+    }
+  }
   return {
     ...database,
     async destroy() {
       await database.destroy();
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
+      await dropSchema(schema);
     },
   };
 }
