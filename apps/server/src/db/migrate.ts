@@ -16,6 +16,7 @@ import { ticketPartsChangesMigration } from './migrations/0012-ticket-parts-chan
 import { platformEventsMigration } from './migrations/0013-platform-events';
 import { paymentsMigration } from './migrations/0014-payments';
 import { planChangesMigration } from './migrations/0015-plan-changes';
+import { providerCatalogMigration } from './migrations/0016-provider-catalog';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -34,6 +35,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0013-platform-events': platformEventsMigration,
   '0014-payments': paymentsMigration,
   '0015-plan-changes': planChangesMigration,
+  '0016-provider-catalog': providerCatalogMigration,
 };
 
 /**

@@ -256,6 +256,7 @@ export interface DB {
   subscriptions: SubscriptionsTable;
   checkout_sessions: CheckoutSessionsTable;
   plan_changes: PlanChangesTable;
+  provider_catalog: ProviderCatalogTable;
   payment_events: PaymentEventsTable;
   receipts: ReceiptsTable;
 }
@@ -341,6 +342,21 @@ export interface PlanChangesTable {
   status: string;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * An object made once at a payment provider and reused (migration 0016): a PayPal catalog product
+ * per paid plan type, a billing plan per plan type, interval, price, currency and product.
+ */
+export interface ProviderCatalogTable {
+  provider: string;
+  kind: 'product' | 'plan';
+  /** Ours: what the object stands for (unique with provider and kind). */
+  key: string;
+  /** The provider's id of the object. */
+  provider_id: string;
+  /** When this provider object was recorded. */
+  created_at: string;
 }
 
 /** A provider's webhook event, kept so it is applied once (migration 0014). */

@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import { isUniqueViolation, toTimestamp } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { BadRequestError, NotFoundError, UpstreamError } from '../../http/errors';
-import { centsOf, type PaypalClient, type PaypalSubscription, type PaypalTransaction } from '../../platform/paypal';
+import { centsOf, PaypalApiError, type PaypalClient, type PaypalSubscription, type PaypalTransaction } from '../../platform/paypal';
 import { applyPlan } from './apply-plan';
 import { applyApprovedPaypalChange } from './paypal-plan-change';
 import { carbonRemovalCents, priceCents, withinRefundWindow } from './prices';
@@ -49,6 +49,26 @@ function scheduledChangeDue(row: repo.SubscriptionRow | undefined, paidAt: numbe
   return { plan_type: row.scheduled_plan_type, plan_interval: row.scheduled_plan_interval, scheduled_plan_type: null, scheduled_plan_interval: null, scheduled_effective_date: null };
 }
 
+const planName = (type: PaidPlanType) => (type === 'premium' ? 'Premium' : 'Enterprise');
+
+/** A billing plan of PayPal's catalog product for the plan type, billed every interval at `cents`. */
+function planBody(productId: string, type: PaidPlanType, interval: BillingInterval, cents: number) {
+  return {
+    product_id: productId,
+    name: `${planName(type)} (${interval})`,
+    billing_cycles: [
+      {
+        frequency: interval === 'annually' ? { interval_unit: 'YEAR', interval_count: 1 } : { interval_unit: 'MONTH', interval_count: { monthly: 1, quarterly: 3, biannually: 6 }[interval] },
+        tenure_type: 'REGULAR',
+        sequence: 1,
+        total_cycles: 0,
+        pricing_scheme: { fixed_price: { value: (cents / 100).toFixed(2), currency_code: PRICE_CURRENCY } },
+      },
+    ],
+    payment_preferences: { auto_bill_outstanding: true, payment_failure_threshold: 1 },
+  };
+}
+
 interface PaypalEvent {
   id: string;
   event_type: string;
@@ -60,9 +80,11 @@ interface PaypalEvent {
  * completion verified with PayPal, and its webhook events (verified by PayPal, each applied once).
  */
 export class PaypalPayments {
-  /** Catalog products and billing plans made so far, by plan (and interval and price). */
-  private readonly products = new Map<string, string>();
-  private readonly plans = new Map<string, string>();
+  /**
+   * Catalog products and billing plans settled in this process, by kind and key: the promise is
+   * shared, so concurrent checkouts of one process settle each once. The database decides.
+   */
+  private readonly catalog = new Map<string, Promise<string>>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -76,35 +98,70 @@ export class PaypalPayments {
   }
 
   /**
-   * The PayPal billing plan of the plan type and interval at today's price, made once per process.
-   * A revise must stay within the subscription's catalog product, so a plan change names it.
+   * The PayPal billing plan of the plan type and interval at today's price, made once per
+   * installation: a catalog product per plan type and a billing plan per plan type, interval, price,
+   * currency and product are recorded in the database (provider_catalog) and reused by every process
+   * and after restarts. A revise must stay within the subscription's catalog product, so a plan
+   * change names it; the plan's key includes the product.
    */
   async planId(type: PaidPlanType, interval: BillingInterval, productId?: string): Promise<string> {
     const cents = priceCents(this.config.payment, type, interval);
-    const key = `${productId ?? type}:${type}:${interval}:${cents}`;
-    const known = this.plans.get(key);
-    if (known) return known;
-    let product = productId ?? this.products.get(type);
-    if (!product) {
-      product = (await this.paypal.request<{ id: string }>('POST', '/v1/catalogs/products', { name: type === 'premium' ? 'Premium' : 'Enterprise', type: 'SERVICE' })).id;
-      this.products.set(type, product);
+    const product =
+      productId ??
+      (await this.catalogId(
+        'product',
+        type,
+        async (id) => (await this.lookUp(`/v1/catalogs/products/${encodeURIComponent(id)}`)) !== null,
+        async () => (await this.paypal.request<{ id: string }>('POST', '/v1/catalogs/products', { name: planName(type), type: 'SERVICE' })).id,
+      ));
+    return this.catalogId(
+      'plan',
+      `${type}:${interval}:${cents}:${PRICE_CURRENCY}:${product}`,
+      // A plan deactivated at PayPal takes no subscriptions: it is replaced as if it were gone.
+      async (id) => (await this.lookUp<{ status?: string }>(`/v1/billing/plans/${encodeURIComponent(id)}`))?.status === 'ACTIVE',
+      async () => (await this.paypal.request<{ id: string }>('POST', '/v1/billing/plans', planBody(product, type, interval, cents))).id,
+    );
+  }
+
+  /** The catalog object of the key, settled once per process (a failure is tried again next time). */
+  private catalogId(kind: repo.CatalogKind, key: string, usable: (id: string) => Promise<boolean>, make: () => Promise<string>): Promise<string> {
+    const name = `${kind}/${key}`;
+    let settled = this.catalog.get(name);
+    if (!settled) {
+      settled = this.settleCatalog(kind, key, usable, make);
+      this.catalog.set(name, settled);
+      settled.catch(() => this.catalog.delete(name));
     }
-    const plan = await this.paypal.request<{ id: string }>('POST', '/v1/billing/plans', {
-      product_id: product,
-      name: `${type === 'premium' ? 'Premium' : 'Enterprise'} (${interval})`,
-      billing_cycles: [
-        {
-          frequency: interval === 'annually' ? { interval_unit: 'YEAR', interval_count: 1 } : { interval_unit: 'MONTH', interval_count: { monthly: 1, quarterly: 3, biannually: 6 }[interval] },
-          tenure_type: 'REGULAR',
-          sequence: 1,
-          total_cycles: 0,
-          pricing_scheme: { fixed_price: { value: (cents / 100).toFixed(2), currency_code: PRICE_CURRENCY } },
-        },
-      ],
-      payment_preferences: { auto_bill_outstanding: true, payment_failure_threshold: 1 },
-    });
-    this.plans.set(key, plan.id);
-    return plan.id;
+    return settled;
+  }
+
+  /**
+   * The recorded object of the key if PayPal still has it (a database kept over a new PayPal
+   * account, or demo mode's sandbox that starts empty, may name one it does not); otherwise a new one,
+   * recorded in its place. When processes race, the key decides: whoever records first wins and the
+   * others use the winner's; the object a loser made stays unused at PayPal.
+   */
+  private async settleCatalog(kind: repo.CatalogKind, key: string, usable: (id: string) => Promise<boolean>, make: () => Promise<string>): Promise<string> {
+    const known = await repo.findCatalogEntry(this.db, 'paypal', kind, key);
+    if (known && (await usable(known))) return known;
+    const made = await make();
+    const recorded = known
+      ? await repo.replaceCatalogEntry(this.db, 'paypal', kind, key, known, made)
+      : await repo.insertCatalogEntry(this.db, 'paypal', kind, key, made);
+    if (recorded) return made;
+    const winner = await repo.findCatalogEntry(this.db, 'paypal', kind, key);
+    if (!winner) throw new Error(`The PayPal ${kind} ${key} was neither recorded nor found`);
+    return winner;
+  }
+
+  /** The PayPal object at that path, or null when PayPal has none (404); other failures throw. */
+  private async lookUp<T>(path: string): Promise<T | null> {
+    try {
+      return await this.paypal.request<T>('GET', path);
+    } catch (error) {
+      if (error instanceof PaypalApiError && error.status === 404) return null;
+      throw error;
+    }
   }
 
   async createCheckout(userId: string, serverId: string, request: CreateSessionRequest): Promise<SessionResponse> {

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { now, supportsRowLocks } from '../../db/database';
-import type { CheckoutSessionsTable, DB, PlanChangesTable, ReceiptsTable, SubscriptionsTable } from '../../db/schema';
+import type { CheckoutSessionsTable, DB, PlanChangesTable, ProviderCatalogTable, ReceiptsTable, SubscriptionsTable } from '../../db/schema';
 import { carbonRemovalCents } from './prices';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -10,6 +10,7 @@ export type CheckoutSessionRow = Selectable<CheckoutSessionsTable>;
 export type ReceiptRow = Selectable<ReceiptsTable>;
 export type PlanChangeRow = Selectable<PlanChangesTable>;
 export type PlanChangeStatus = 'open' | 'complete' | 'failed' | 'replaced';
+export type CatalogKind = ProviderCatalogTable['kind'];
 
 // --- Subscriptions ----------------------------------------------------------------------------
 
@@ -120,6 +121,40 @@ export async function completePlanChangeOf(db: Db, provider: string, token: stri
 /** A new change of the subscription supersedes those still waiting. */
 export async function replaceOpenPlanChanges(db: Db, subscriptionId: string): Promise<void> {
   await db.updateTable('plan_changes').set({ status: 'replaced', updated_at: now() }).where('subscription_id', '=', subscriptionId).where('status', '=', 'open').execute();
+}
+
+// --- Objects made once at a provider (PayPal products and plans) -----------------------------
+
+/** The provider's id of the object we know by that key, if one was recorded. */
+export async function findCatalogEntry(db: Db, provider: string, kind: CatalogKind, key: string): Promise<string | undefined> {
+  const row = await db.selectFrom('provider_catalog').select('provider_id').where('provider', '=', provider).where('kind', '=', kind).where('key', '=', key).executeTakeFirst();
+  return row?.provider_id;
+}
+
+/** Records the object unless one is recorded for the key already; false then (read that one). */
+export async function insertCatalogEntry(db: Db, provider: string, kind: CatalogKind, key: string, providerId: string): Promise<boolean> {
+  const result = await db
+    .insertInto('provider_catalog')
+    .values({ provider, kind, key, provider_id: providerId, created_at: now() })
+    .onConflict((oc) => oc.columns(['provider', 'kind', 'key']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Puts `providerId` in place of `staleId` (an object the provider no longer has); false when the
+ * key no longer names `staleId`, i.e. another process replaced it first (read that one).
+ */
+export async function replaceCatalogEntry(db: Db, provider: string, kind: CatalogKind, key: string, staleId: string, providerId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('provider_catalog')
+    .set({ provider_id: providerId, created_at: now() })
+    .where('provider', '=', provider)
+    .where('kind', '=', kind)
+    .where('key', '=', key)
+    .where('provider_id', '=', staleId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 // --- Provider events --------------------------------------------------------------------------
