@@ -1,9 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { unauthorized } from './errors.ts';
+import type { Application } from './applications.ts';
 import type { FixtureUser } from './fixtures.ts';
 import type { AuthKind, OAuthGrant, SandboxState } from './state.ts';
 
-export type ApiCaller = { kind: 'bot' } | { kind: 'bearer'; grant: OAuthGrant; user: FixtureUser };
+/** A bot (of whichever application the token is) or a user's OAuth2 grant. */
+export type ApiCaller = { kind: 'bot'; app: Application } | { kind: 'bearer'; grant: OAuthGrant; user: FixtureUser };
 
 /** Classifies the Authorization header without throwing, for the request log and for routes. */
 export function identifyCaller(state: SandboxState, header: string | undefined): { kind: AuthKind; caller: ApiCaller | null } {
@@ -13,7 +15,9 @@ export function identifyCaller(state: SandboxState, header: string | undefined):
   const scheme = match[1]!.toLowerCase();
   const token = match[2]!;
   if (scheme === 'bot') {
-    return token === state.application.botToken ? { kind: 'bot', caller: { kind: 'bot' } } : { kind: 'invalid', caller: null };
+    // Any application's current token: the request acts as that application's bot. A revoked or reset one is as unknown as a made-up one.
+    const app = state.applicationByToken(token);
+    return app ? { kind: 'bot', caller: { kind: 'bot', app } } : { kind: 'invalid', caller: null };
   }
   const grant = state.grantsByAccessToken.get(token);
   if (!grant || grant.revoked || grant.expiresAt <= state.now()) return { kind: 'invalid', caller: null };
@@ -28,9 +32,11 @@ export function requireCaller(state: SandboxState, request: FastifyRequest): Api
   return caller;
 }
 
-/** Bot-only routes answer a Bearer token the way Discord does: as if it were no token at all. */
-export function requireBot(state: SandboxState, request: FastifyRequest): void {
-  if (requireCaller(state, request).kind !== 'bot') throw unauthorized();
+/** Bot-only routes answer a Bearer token the way Discord does: as if it were no token at all. Answers the bot's application. */
+export function requireBot(state: SandboxState, request: FastifyRequest): Application {
+  const caller = requireCaller(state, request);
+  if (caller.kind !== 'bot') throw unauthorized();
+  return caller.app;
 }
 
 /**

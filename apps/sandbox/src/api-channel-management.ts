@@ -7,6 +7,7 @@ import { requireBot } from './api-auth.ts';
 import { snowflakeParam } from './api-query.ts';
 import { MAX_GUILD_CHANNELS, checkOverwrite, overwriteTargetExists, validateCreateChannel, validateModifyChannel } from './channel-validation.ts';
 import { DiscordApiError, missingAccess, missingPermissions, unknownGuild } from './errors.ts';
+import type { Application } from './applications.ts';
 import type { FixtureChannel } from './fixtures.ts';
 import { Problems, checkBody } from './form-validation.ts';
 import { hasPermission } from './permissions.ts';
@@ -74,33 +75,33 @@ export function removeChannel(state: SandboxState, guild: GuildState, channel: F
 }
 
 export function registerChannelManagementRoutes(api: FastifyInstance, state: SandboxState): void {
-  const botRoleIds = (guild: GuildState): string[] => guild.members.get(state.botUserId)?.roles ?? [];
+  const botRoleIds = (guild: GuildState, app: Application): string[] => guild.members.get(app.botUserId)?.roles ?? [];
 
   /** Whether an overwrite in the channel itself allows the bot Manage Permissions. */
-  const botHasManageRolesOverwrite = (guild: GuildState, channel: FixtureChannel): boolean => {
-    const roles = botRoleIds(guild);
+  const botHasManageRolesOverwrite = (guild: GuildState, channel: FixtureChannel, app: Application): boolean => {
+    const roles = botRoleIds(guild, app);
     return (channel.permission_overwrites ?? []).some(
       (o) =>
         (BigInt(o.allow) & PermissionFlagsBits.ManageRoles) !== 0n &&
-        ((o.type === OverwriteType.Member && o.id === state.botUserId) || (o.type === OverwriteType.Role && roles.includes(o.id))),
+        ((o.type === OverwriteType.Member && o.id === app.botUserId) || (o.type === OverwriteType.Role && roles.includes(o.id))),
     );
   };
 
   /** For edits Discord counts what the bot holds in the guild or in the channel's category. */
-  const heldForEdit = (guild: GuildState, parentId: string | null): bigint => {
+  const heldForEdit = (guild: GuildState, parentId: string | null, app: Application): bigint => {
     const parent = parentId ? guild.channels.find((c) => c.id === parentId) : undefined;
-    return state.memberPermissions(guild, state.botUserId) | (parent ? state.botChannelPermissions(guild, parent) : 0n);
+    return state.memberPermissions(guild, app.botUserId) | (parent ? state.botChannelPermissions(guild, parent, app) : 0n);
   };
 
   const parentOf = (channel: FixtureChannel): string | null => ('parent_id' in channel ? (channel.parent_id ?? null) : null);
 
   api.post<GuildRoute>('/guilds/:guildId/channels', async (request, reply) => {
-    requireBot(state, request);
+    const app = requireBot(state, request);
     const guild = state.guilds.get(snowflakeParam(request.params.guildId, 'guild_id'));
     if (!guild) throw unknownGuild();
-    if (!state.isBotIn(guild)) throw missingAccess();
+    if (!state.isBotIn(guild, app)) throw missingAccess();
     // Creation is judged on guild-level permissions only; a category grant does not count.
-    const held = state.memberPermissions(guild, state.botUserId);
+    const held = state.memberPermissions(guild, app.botUserId);
     if (!hasPermission(held, PermissionFlagsBits.ManageChannels)) throw missingPermissions();
     const draft = validateCreateChannel(request.body, guild);
     if (guild.channels.length >= MAX_GUILD_CHANNELS) {
@@ -133,7 +134,7 @@ export function registerChannelManagementRoutes(api: FastifyInstance, state: San
     state.botCreatedChannels.add(id);
     recordAuditLog(state, guild.id, {
       actionType: AuditLogEvent.ChannelCreate,
-      userId: state.botUserId,
+      userId: app.botUserId,
       targetId: id,
       changes: [
         { key: 'name', new_value: channel.name },
@@ -146,7 +147,7 @@ export function registerChannelManagementRoutes(api: FastifyInstance, state: San
   });
 
   api.patch<ChannelRoute>('/channels/:channelId', async (request) => {
-    const { guild, channel, permissions } = channelForBot(state, request);
+    const { app, guild, channel, permissions } = channelForBot(state, request);
     if (!hasPermission(permissions, PermissionFlagsBits.ManageChannels)) throw missingPermissions();
     const changes = validateModifyChannel(request.body, guild, channel);
     const parentId = changes.parentId !== undefined ? changes.parentId : parentOf(channel);
@@ -154,23 +155,23 @@ export function registerChannelManagementRoutes(api: FastifyInstance, state: San
     if (changes.lockPermissions && parentId) overwrites = structuredClone(guild.channels.find((c) => c.id === parentId)?.permission_overwrites ?? []);
     if (overwrites !== undefined) {
       if (!hasPermission(permissions, PermissionFlagsBits.ManageRoles)) throw missingPermissions();
-      const held = heldForEdit(guild, parentId);
-      assertCanGrant(held, overwrites, channel.permission_overwrites ?? [], hasPermission(held, ADMIN) || botHasManageRolesOverwrite(guild, channel));
+      const held = heldForEdit(guild, parentId, app);
+      assertCanGrant(held, overwrites, channel.permission_overwrites ?? [], hasPermission(held, ADMIN) || botHasManageRolesOverwrite(guild, channel, app));
     }
     const target = channel as { name: string; parent_id?: string | null; topic?: string | null; permission_overwrites?: APIOverwrite[] };
     if (changes.name !== undefined) target.name = changes.name;
     if (changes.parentId !== undefined && channel.type !== ChannelType.GuildCategory) target.parent_id = changes.parentId;
     if (changes.topic !== undefined && 'topic' in channel) target.topic = changes.topic;
     if (overwrites !== undefined) target.permission_overwrites = overwrites;
-    recordAuditLog(state, guild.id, { actionType: AuditLogEvent.ChannelUpdate, userId: state.botUserId, targetId: channel.id, reason: auditLogReason(request) });
+    recordAuditLog(state, guild.id, { actionType: AuditLogEvent.ChannelUpdate, userId: app.botUserId, targetId: channel.id, reason: auditLogReason(request) });
     publishChannel(state, GatewayDispatchEvents.ChannelUpdate, guild, channel);
     return toChannel(guild, channel);
   });
 
   api.delete<ChannelRoute>('/channels/:channelId', async (request) => {
-    const { guild, channel, permissions } = channelForBot(state, request);
+    const { app, guild, channel, permissions } = channelForBot(state, request);
     if (!hasPermission(permissions, PermissionFlagsBits.ManageChannels)) throw missingPermissions();
-    return removeChannel(state, guild, channel, state.botUserId, auditLogReason(request));
+    return removeChannel(state, guild, channel, app.botUserId, auditLogReason(request));
   });
 
   const overwriteRoute = (request: FastifyRequest<ChannelRoute<{ overwriteId: string }>>) => {
@@ -181,7 +182,7 @@ export function registerChannelManagementRoutes(api: FastifyInstance, state: San
   };
 
   api.put<ChannelRoute<{ overwriteId: string }>>('/channels/:channelId/permissions/:overwriteId', async (request, reply) => {
-    const { guild, channel, overwriteId } = overwriteRoute(request);
+    const { app, guild, channel, overwriteId } = overwriteRoute(request);
     const problems = new Problems();
     const parsed = checkOverwrite(problems, checkBody(request.body), [], overwriteId);
     problems.throwIfAny();
@@ -192,24 +193,24 @@ export function registerChannelManagementRoutes(api: FastifyInstance, state: San
         : new DiscordApiError(404, 'Unknown Member', RESTJSONErrorCodes.UnknownMember);
     }
     const current = channel.permission_overwrites ?? [];
-    const held = heldForEdit(guild, parentOf(channel));
-    assertCanGrant(held, [overwrite], current, hasPermission(held, ADMIN) || botHasManageRolesOverwrite(guild, channel));
+    const held = heldForEdit(guild, parentOf(channel), app);
+    assertCanGrant(held, [overwrite], current, hasPermission(held, ADMIN) || botHasManageRolesOverwrite(guild, channel, app));
     channel.permission_overwrites = [...current.filter((o) => o.id !== overwriteId), overwrite];
     const existed = current.some((o) => o.id === overwriteId);
     const actionType = existed ? AuditLogEvent.ChannelOverwriteUpdate : AuditLogEvent.ChannelOverwriteCreate;
-    recordAuditLog(state, guild.id, { actionType, userId: state.botUserId, targetId: channel.id, options: { id: overwriteId, type: String(overwrite.type) as AuditLogOptionsType }, reason: auditLogReason(request) });
+    recordAuditLog(state, guild.id, { actionType, userId: app.botUserId, targetId: channel.id, options: { id: overwriteId, type: String(overwrite.type) as AuditLogOptionsType }, reason: auditLogReason(request) });
     publishChannel(state, GatewayDispatchEvents.ChannelUpdate, guild, channel);
     return reply.code(204).send();
   });
 
   api.delete<ChannelRoute<{ overwriteId: string }>>('/channels/:channelId/permissions/:overwriteId', async (request, reply) => {
-    const { guild, channel, overwriteId } = overwriteRoute(request);
+    const { app, guild, channel, overwriteId } = overwriteRoute(request);
     const removed = (channel.permission_overwrites ?? []).find((o) => o.id === overwriteId);
     channel.permission_overwrites = (channel.permission_overwrites ?? []).filter((o) => o.id !== overwriteId);
     if (removed) {
       recordAuditLog(state, guild.id, {
         actionType: AuditLogEvent.ChannelOverwriteDelete,
-        userId: state.botUserId,
+        userId: app.botUserId,
         targetId: channel.id,
         options: { id: overwriteId, type: String(removed.type) as AuditLogOptionsType },
         reason: auditLogReason(request),

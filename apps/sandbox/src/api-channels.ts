@@ -16,11 +16,13 @@ import {
   unknownChannel,
   unknownMessage,
 } from './errors.ts';
+import type { Application } from './applications.ts';
 import type { FixtureChannel } from './fixtures.ts';
 import { validateCreateMessage, validateEditMessage } from './message-validation.ts';
 import { applyMessageEdit, markMessageDeleted } from './message-edits.ts';
 import { hasPermission } from './permissions.ts';
 import { publishMessage, publishMessagesDeleted } from './platform-events.ts';
+import { messageSeenBy } from './reactions.ts';
 import { toChannel } from './serializers.ts';
 import { compareSnowflakes, discordTimestamp, isSnowflake, snowflakeTime } from './snowflake.ts';
 import type { GuildState, SandboxState, StoredMessage } from './state.ts';
@@ -33,6 +35,8 @@ const BULK_DELETE_MAX_AGE_MS = 14 * 24 * 60 * 60 * 1000;
 const NON_TEXT_TYPES = new Set<number>([ChannelType.GuildCategory, ChannelType.GuildForum, ChannelType.GuildMedia, ChannelType.GuildDirectory]);
 
 export interface ChannelAccess {
+  /** The application whose bot is calling. */
+  app: Application;
   guild: GuildState;
   channel: FixtureChannel;
   /** The bot's permissions in the channel, overwrites included. */
@@ -41,13 +45,13 @@ export interface ChannelAccess {
 
 /** Existence first (Unknown Channel), then whether the bot can see it at all (Missing Access). */
 export function channelForBot(state: SandboxState, request: FastifyRequest<{ Params: { channelId: string } }>): ChannelAccess {
-  requireBot(state, request);
+  const app = requireBot(state, request);
   const found = state.findChannel(snowflakeParam(request.params.channelId, 'channel_id'));
   if (!found) throw unknownChannel();
-  if (!state.isBotIn(found.guild)) throw missingAccess();
-  const permissions = state.botChannelPermissions(found.guild, found.channel);
+  if (!state.isBotIn(found.guild, app)) throw missingAccess();
+  const permissions = state.botChannelPermissions(found.guild, found.channel, app);
   if (!hasPermission(permissions, PermissionFlagsBits.ViewChannel)) throw missingAccess();
-  return { ...found, permissions };
+  return { app, ...found, permissions };
 }
 
 export function registerChannelRoutes(api: FastifyInstance, state: SandboxState): void {
@@ -64,10 +68,9 @@ export function registerChannelRoutes(api: FastifyInstance, state: SandboxState)
 
   api.post<ChannelRoute>('/channels/:channelId/messages', async (request) => {
     if (isDmChannel(state, request.params.channelId)) {
-      requireBot(state, request);
-      return postDirectMessage(state, request.params.channelId, request.body);
+      return postDirectMessage(state, requireBot(state, request), request.params.channelId, request.body);
     }
-    const { guild, channel, permissions } = channelForBot(state, request);
+    const { app, guild, channel, permissions } = channelForBot(state, request);
     if (NON_TEXT_TYPES.has(channel.type)) throw nonTextChannel();
     if (!hasPermission(permissions, PermissionFlagsBits.SendMessages)) throw missingPermissions();
     const draft = validateCreateMessage(request.body);
@@ -82,7 +85,7 @@ export function registerChannelRoutes(api: FastifyInstance, state: SandboxState)
       }
     }
 
-    const message = botMessage(state, guild, channel, draft, referenced ? MessageType.Reply : MessageType.Default);
+    const message = botMessage(state, app, guild, channel, draft, referenced ? MessageType.Reply : MessageType.Default);
     const id = message.id;
     if (draft.nonce !== undefined) message.nonce = draft.nonce;
     if (referenced) {
@@ -97,7 +100,7 @@ export function registerChannelRoutes(api: FastifyInstance, state: SandboxState)
   });
 
   api.get<ChannelRoute>('/channels/:channelId/messages', async (request) => {
-    const { channel, permissions } = channelForBot(state, request);
+    const { app, channel, permissions } = channelForBot(state, request);
     const limit = parseIntQuery(request.query, 'limit', { min: 1, max: 100, fallback: 50 });
     const before = parseSnowflakeQuery(request.query, 'before');
     const after = parseSnowflakeQuery(request.query, 'after');
@@ -118,27 +121,31 @@ export function registerChannelRoutes(api: FastifyInstance, state: SandboxState)
     } else {
       page = newestFirst.filter((m) => !before || compareSnowflakes(m.id, before) < 0).slice(0, limit);
     }
-    return page.map((m) => structuredClone(m));
+    return page.map((m) => messageSeenBy(state, m, app.botUserId));
   });
 
   api.get<ChannelRoute<{ messageId: string }>>('/channels/:channelId/messages/:messageId', async (request) => {
-    const { channel, permissions } = channelForBot(state, request);
+    const { app, channel, permissions } = channelForBot(state, request);
     if (!hasPermission(permissions, PermissionFlagsBits.ReadMessageHistory)) throw missingAccess();
-    return structuredClone(storedMessage(channel.id, request.params.messageId).message);
+    return messageSeenBy(state, storedMessage(channel.id, request.params.messageId).message, app.botUserId);
   });
 
   api.patch<ChannelRoute<{ messageId: string }>>('/channels/:channelId/messages/:messageId', async (request) => {
-    const { guild, channel, permissions } = channelForBot(state, request);
+    const { app, guild, channel, permissions } = channelForBot(state, request);
     const stored = storedMessage(channel.id, request.params.messageId);
     const current = stored.message;
+    // A bot edits only its own messages, whichever bot posted the others.
+    if (current.author.id !== app.botUserId) {
+      throw new DiscordApiError(403, 'Cannot edit a message authored by another user', RESTJSONErrorCodes.CannotEditMessageAuthoredByAnotherUser);
+    }
     const edit = validateEditMessage(request.body, current.flags ?? 0);
     return applyMessageEdit(state, guild, stored, edit, hasPermission(permissions, PermissionFlagsBits.MentionEveryone));
   });
 
   api.delete<ChannelRoute<{ messageId: string }>>('/channels/:channelId/messages/:messageId', async (request, reply) => {
-    const { channel, permissions } = channelForBot(state, request);
+    const { app, channel, permissions } = channelForBot(state, request);
     const stored = storedMessage(channel.id, request.params.messageId);
-    if (stored.message.author.id !== state.botUserId && !hasPermission(permissions, PermissionFlagsBits.ManageMessages)) {
+    if (stored.message.author.id !== app.botUserId && !hasPermission(permissions, PermissionFlagsBits.ManageMessages)) {
       throw missingPermissions();
     }
     markMessageDeleted(state, stored);

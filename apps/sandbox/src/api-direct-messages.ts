@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { ChannelType, MessageType, RESTJSONErrorCodes } from 'discord-api-types/v10';
 import type { APIDMChannel, APIMessage } from 'discord-api-types/v10';
 import { requireBot } from './api-auth.ts';
-import { DiscordApiError, fieldError, invalidFormBody, unknownUser } from './errors.ts';
+import type { Application } from './applications.ts';
+import { DiscordApiError, fieldError, invalidFormBody, missingAccess, unknownUser } from './errors.ts';
 import { isRecord } from './form-validation.ts';
 import { validateCreateMessage } from './message-validation.ts';
 import { publishDirectMessage } from './platform-events.ts';
@@ -11,6 +12,8 @@ import type { SandboxState } from './state.ts';
 
 /** A direct message the bot sent a user, as `GET /_sandbox/direct-messages` lists it. */
 export interface DirectMessage {
+  /** The application whose bot sent it. */
+  applicationId: string;
   channelId: string;
   recipientId: string;
   message: APIMessage;
@@ -30,15 +33,16 @@ function dmChannel(state: SandboxState, channelId: string, recipientId: string):
  */
 export function registerDirectMessageRoutes(api: FastifyInstance, state: SandboxState): void {
   api.post('/users/@me/channels', async (request) => {
-    requireBot(state, request);
+    const app = requireBot(state, request);
     const body = request.body;
     const recipientId = isRecord(body) && typeof body.recipient_id === 'string' ? body.recipient_id : null;
     if (!recipientId) throw invalidFormBody(fieldError(['recipient_id'], 'BASE_TYPE_REQUIRED', 'This field is required'));
     if (!state.users.has(recipientId)) throw unknownUser();
-    let channelId = [...state.dmChannels].find(([, user]) => user === recipientId)?.[0];
+    // Each bot has its own DM channel with a user.
+    let channelId = [...state.dmChannels].find(([, dm]) => dm.recipientId === recipientId && dm.applicationId === app.clientId)?.[0];
     if (!channelId) {
       channelId = state.nextId();
-      state.dmChannels.set(channelId, recipientId);
+      state.dmChannels.set(channelId, { recipientId, applicationId: app.clientId });
     }
     return dmChannel(state, channelId, recipientId);
   });
@@ -47,16 +51,17 @@ export function registerDirectMessageRoutes(api: FastifyInstance, state: Sandbox
 /** Whether the id is a DM channel the bot opened. */
 export const isDmChannel = (state: SandboxState, channelId: string): boolean => state.dmChannels.has(channelId);
 
-/** POST /channels/{id}/messages for a DM channel. */
-export function postDirectMessage(state: SandboxState, channelId: string, body: unknown): APIMessage {
-  const recipientId = state.dmChannels.get(channelId)!;
-  if (!state.guildsOf(recipientId).some((guild) => state.isBotIn(guild))) throw cannotMessageUser();
+/** POST /channels/{id}/messages for a DM channel; only its own bot may post there (another gets Missing Access). */
+export function postDirectMessage(state: SandboxState, app: Application, channelId: string, body: unknown): APIMessage {
+  const { recipientId, applicationId } = state.dmChannels.get(channelId)!;
+  if (applicationId !== app.clientId) throw missingAccess();
+  if (!state.guildsOf(recipientId).some((guild) => state.isBotIn(guild, app))) throw cannotMessageUser();
   const draft = validateCreateMessage(body);
   const message: APIMessage = {
     id: state.nextId(),
     type: MessageType.Default,
     channel_id: channelId,
-    author: state.botUser(),
+    author: state.botUser(app),
     content: draft.content,
     timestamp: discordTimestamp(state.now()),
     edited_timestamp: null,
@@ -70,7 +75,7 @@ export function postDirectMessage(state: SandboxState, channelId: string, body: 
     pinned: false,
     flags: draft.flags,
   };
-  state.directMessages.push({ channelId, recipientId, message });
-  publishDirectMessage(state, message);
+  state.directMessages.push({ applicationId: app.clientId, channelId, recipientId, message });
+  publishDirectMessage(state, app, message);
   return structuredClone(message);
 }

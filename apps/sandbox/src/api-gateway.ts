@@ -15,7 +15,6 @@ export function registerGatewayRoutes(api: FastifyInstance, state: SandboxState,
   api.get('/gateway', async (request): Promise<APIGatewayInfo> => ({ url: gatewayUrl(request) }));
 
   api.get('/gateway/bot', async (request) => {
-    requireBot(state, request);
-    return gateway.botInfo(gatewayUrl(request));
+    return gateway.botInfo(gatewayUrl(request), requireBot(state, request));
   });
 }

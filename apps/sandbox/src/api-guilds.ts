@@ -16,17 +16,17 @@ export function registerGuildRoutes(api: FastifyInstance, state: SandboxState): 
    * its sub-resources answer Missing Access for a real guild the bot is not in.
    */
   const guildForBot = (request: FastifyRequest<GuildRoute>): GuildState => {
-    requireBot(state, request);
+    const app = requireBot(state, request);
     const guild = state.guilds.get(snowflakeParam(request.params.guildId, 'guild_id'));
     if (!guild) throw unknownGuild();
-    if (!state.isBotIn(guild)) throw missingAccess();
+    if (!state.isBotIn(guild, app)) throw missingAccess();
     return guild;
   };
 
   api.get<GuildRoute>('/guilds/:guildId', async (request) => {
-    requireBot(state, request);
+    const app = requireBot(state, request);
     const guild = state.guilds.get(snowflakeParam(request.params.guildId, 'guild_id'));
-    if (!guild || !state.isBotIn(guild)) throw unknownGuild();
+    if (!guild || !state.isBotIn(guild, app)) throw unknownGuild();
     return toGuild(guild, parseBooleanQuery(request.query, 'with_counts'));
   });
 

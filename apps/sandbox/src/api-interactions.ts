@@ -30,7 +30,7 @@ export function registerInteractionRoutes(api: FastifyInstance, state: SandboxSt
    */
   const webhook = (request: FastifyRequest<WebhookRoute>): InteractionRecord => {
     const record = state.interactionByToken(request.params.token);
-    if (!record || !record.acknowledged || request.params.applicationId !== state.application.clientId) throw unknownWebhook();
+    if (!record || !record.acknowledged || request.params.applicationId !== record.applicationId) throw unknownWebhook();
     return record;
   };
 

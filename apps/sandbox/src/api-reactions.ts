@@ -34,22 +34,22 @@ export function registerReactionRoutes(api: FastifyInstance, state: SandboxState
   const base = '/channels/:channelId/messages/:messageId/reactions';
 
   api.put<MessageRoute<{ emoji: string }>>(`${base}/:emoji/@me`, async (request, reply) => {
-    const { guild, stored, emoji, permissions } = target(request);
+    const { app, guild, stored, emoji, permissions } = target(request);
     if (!hasReaction(state, stored, emoji!) && !hasPermission(permissions, PermissionFlagsBits.AddReactions)) throw missingPermissions();
-    addReaction(state, guild, stored, state.botUserId, emoji!);
+    addReaction(state, guild, stored, app.botUserId, emoji!);
     return reply.code(204).send();
   });
 
   api.delete<MessageRoute<{ emoji: string }>>(`${base}/:emoji/@me`, async (request, reply) => {
-    const { stored, emoji } = target(request);
-    removeReaction(state, stored, state.botUserId, emoji!);
+    const { app, stored, emoji } = target(request);
+    removeReaction(state, stored, app.botUserId, emoji!);
     return reply.code(204).send();
   });
 
   api.delete<MessageRoute<{ emoji: string; userId: string }>>(`${base}/:emoji/:userId`, async (request, reply) => {
-    const { stored, emoji, permissions } = target(request);
+    const { app, stored, emoji, permissions } = target(request);
     const userId = snowflakeParam(request.params.userId, 'user_id');
-    if (userId !== state.botUserId) moderate(permissions);
+    if (userId !== app.botUserId) moderate(permissions);
     removeReaction(state, stored, userId, emoji!);
     return reply.code(204).send();
   });

@@ -78,8 +78,8 @@ describe('GET /users/@me/guilds with a Bearer token', () => {
     expect(page1[0]).not.toHaveProperty('approximate_member_count');
     const page2 = await guildsOf(USERS.eli, `?limit=2&after=${GUILDS.nightOwls}&with_counts=true`);
     expect(page2.map((g) => g.id)).toEqual([GUILDS.studyHall, GUILDS.quietGarden]);
-    // Nine people plus the bot, which counts as a member as on Discord.
-    expect(page2[0]).toMatchObject({ approximate_member_count: 10, approximate_presence_count: 4 });
+    // Nine people plus the two bots (the main one and Study Buddy, its white-label one), which count as members as on Discord.
+    expect(page2[0]).toMatchObject({ approximate_member_count: 11, approximate_presence_count: 5 });
     const before = await guildsOf(USERS.eli, `?limit=1&before=${GUILDS.studyHall}`);
     expect(before.map((g) => g.id)).toEqual([GUILDS.nightOwls]);
   });

@@ -15,7 +15,7 @@ export function registerUserRoutes(api: FastifyInstance, state: SandboxState): v
   api.get('/users/@me', async (request) => {
     const caller = requireCaller(state, request);
     if (caller.kind === 'bot') {
-      const bot: APIUser = { ...state.botUser(), verified: true, mfa_enabled: true, email: null, locale: 'en-US', premium_type: 0 };
+      const bot: APIUser = { ...state.botUser(caller.app), verified: true, mfa_enabled: true, email: null, locale: 'en-US', premium_type: 0 };
       return bot;
     }
     if (!caller.grant.scopes.includes('identify')) throw unauthorized();
@@ -24,7 +24,7 @@ export function registerUserRoutes(api: FastifyInstance, state: SandboxState): v
 
   api.get<{ Querystring: Query }>('/users/@me/guilds', async (request) => {
     const caller = requireCaller(state, request);
-    const userId = caller.kind === 'bot' ? state.botUserId : caller.user.id;
+    const userId = caller.kind === 'bot' ? caller.app.botUserId : caller.user.id;
     if (caller.kind === 'bearer' && !caller.grant.scopes.includes('guilds')) throw unauthorized();
     const limit = parseIntQuery(request.query, 'limit', { min: 1, max: 200, fallback: 200 });
     const before = parseSnowflakeQuery(request.query, 'before');
@@ -45,10 +45,10 @@ export function registerUserRoutes(api: FastifyInstance, state: SandboxState): v
   });
 
   api.delete<GuildParams>('/users/@me/guilds/:guildId', async (request, reply) => {
-    requireBot(state, request);
+    const app = requireBot(state, request);
     const guild = state.guilds.get(snowflakeParam(request.params.guildId, 'guild_id'));
-    if (!guild || !state.isBotIn(guild)) throw unknownGuild();
-    setBotMembership(state, guild, false);
+    if (!guild || !state.isBotIn(guild, app)) throw unknownGuild();
+    setBotMembership(state, guild, false, { app });
     return reply.code(204).send();
   });
 

@@ -48,11 +48,11 @@ type AuditLogRoute = { Params: { guildId: string }; Querystring: Query };
 /** GET /guilds/{id}/audit-logs: needs View Audit Log; newest first, or oldest first with `after`. */
 export function registerAuditLogRoutes(api: FastifyInstance, state: SandboxState): void {
   api.get<AuditLogRoute>('/guilds/:guildId/audit-logs', async (request): Promise<APIAuditLog> => {
-    requireBot(state, request);
+    const app = requireBot(state, request);
     const guild = state.guilds.get(snowflakeParam(request.params.guildId, 'guild_id'));
     if (!guild) throw unknownGuild();
-    if (!state.isBotIn(guild)) throw missingAccess();
-    if (!hasPermission(state.memberPermissions(guild, state.botUserId), PermissionFlagsBits.ViewAuditLog)) throw missingPermissions();
+    if (!state.isBotIn(guild, app)) throw missingAccess();
+    if (!hasPermission(state.memberPermissions(guild, app.botUserId), PermissionFlagsBits.ViewAuditLog)) throw missingPermissions();
     const userId = parseSnowflakeQuery(request.query, 'user_id');
     const actionType = parseIntQuery(request.query, 'action_type', { min: 0, max: 1_000, fallback: 0 });
     const before = parseSnowflakeQuery(request.query, 'before');

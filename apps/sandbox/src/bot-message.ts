@@ -1,5 +1,6 @@
 import { MessageType, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { APIMessage } from 'discord-api-types/v10';
+import type { Application } from './applications.ts';
 import type { FixtureChannel } from './fixtures.ts';
 import { resolveMentions } from './mentions.ts';
 import type { MessageDraft } from './message-validation.ts';
@@ -8,18 +9,25 @@ import { discordTimestamp } from './snowflake.ts';
 import type { GuildState, SandboxState } from './state.ts';
 
 /**
- * A message the bot sends in a channel, from a validated draft: authored by the bot, stamped now,
+ * A message a bot sends in a channel, from a validated draft: authored by that bot, stamped now,
  * with the mentions the bot's permissions allow. Where it is kept (the channel, or one member's
  * ephemeral view) is the caller's choice.
  */
-export function botMessage(state: SandboxState, guild: GuildState, channel: FixtureChannel, draft: MessageDraft, type: MessageType = MessageType.Default): APIMessage {
-  const canMentionEveryone = hasPermission(state.botChannelPermissions(guild, channel), PermissionFlagsBits.MentionEveryone);
+export function botMessage(
+  state: SandboxState,
+  app: Application,
+  guild: GuildState,
+  channel: FixtureChannel,
+  draft: MessageDraft,
+  type: MessageType = MessageType.Default,
+): APIMessage {
+  const canMentionEveryone = hasPermission(state.botChannelPermissions(guild, channel, app), PermissionFlagsBits.MentionEveryone);
   const mentions = resolveMentions(state, guild, draft.content, draft.allowedMentions, canMentionEveryone);
   return {
     id: state.nextId(),
     type,
     channel_id: channel.id,
-    author: state.botUser(),
+    author: state.botUser(app),
     content: draft.content,
     timestamp: discordTimestamp(state.now()),
     edited_timestamp: null,

@@ -25,7 +25,8 @@ export interface Node {
 }
 
 export function nameIn(state: SandboxState, guild: GuildState, userId: string): string {
-  if (userId === state.botUserId) return state.application.name ?? state.application.botUsername;
+  const bot = state.applicationByBotUser(userId);
+  if (bot) return bot.name;
   const user = state.users.get(userId);
   return guild.members.get(userId)?.nick ?? (user ? displayName(user) : userId);
 }

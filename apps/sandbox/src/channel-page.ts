@@ -69,7 +69,7 @@ function renderModal(view: View, modal: OpenModal): Html {
 function renderPicker(view: View): Html {
   const { state, guild, channel } = view;
   const people = [...guild.members.keys()]
-    .filter((id) => id !== state.botUserId && hasPermission(state.memberChannelPermissions(guild, channel, id), PermissionFlagsBits.ViewChannel))
+    .filter((id) => !state.applicationByBotUser(id) && hasPermission(state.memberChannelPermissions(guild, channel, id), PermissionFlagsBits.ViewChannel))
     .map((id) => ({ id, name: nameIn(state, guild, id), demo: state.users.get(id)?.demo === true }))
     .sort((a, b) => Number(b.demo) - Number(a.demo) || a.name.localeCompare(b.name));
   return html`<nav class="people" aria-labelledby="people-title">
@@ -95,7 +95,8 @@ function renderOutcome(view: View): Html | null {
     </div>`;
   }
   if (latest.responseType === InteractionResponseType.DeferredChannelMessageWithSource && latest.originalMessageId === null) {
-    return html`<p class="muted">${nameIn(view.state, view.guild, view.state.botUserId)} is thinking…</p>`;
+    const bot = view.state.applications.get(latest.applicationId) ?? view.state.application;
+    return html`<p class="muted">${nameIn(view.state, view.guild, bot.botUserId)} is thinking…</p>`;
   }
   return null;
 }

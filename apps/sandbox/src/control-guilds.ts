@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { AuditLogEvent, ChannelType, GatewayDispatchEvents, GatewayIntentBits, PermissionFlagsBits } from 'discord-api-types/v10';
+import { AuditLogEvent, ChannelType, GatewayDispatchEvents, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { APIAuditLogChange, APIRole, ChannelFlags, RoleFlags } from 'discord-api-types/v10';
 import { recordAuditLog } from './audit-log.ts';
 import { setBotMembership } from './bot-membership.ts';
 import { ControlError, controlBody } from './control-error.ts';
 import { answer } from './control-interactions.ts';
+import { privilegedIntentSwitches } from './applications.ts';
 import type { FixtureChannel, PrivilegedIntentSettings } from './fixtures.ts';
-import { enabledPrivilegedIntents } from './gateway-payloads.ts';
 import { publishRole, publishRoleDelete } from './platform-events.ts';
 import { discordTimestamp, isSnowflake } from './snowflake.ts';
 import type { GuildState, SandboxState } from './state.ts';
@@ -32,6 +32,14 @@ const DEFAULT_EVERYONE = (
 const NO_ROLE_FLAGS = 0 as RoleFlags;
 const NO_CHANNEL_FLAGS = 0 as ChannelFlags;
 const INTENT_KEYS: (keyof PrivilegedIntentSettings)[] = ['guildMembers', 'guildPresences', 'messageContent'];
+
+/** A control body's `privilegedIntents`: booleans for some of the portal's three switches. */
+export function privilegedIntentsOf(value: unknown): Partial<PrivilegedIntentSettings> {
+  const intents = controlBody(value);
+  const bad = Object.entries(intents).filter(([k, v]) => !INTENT_KEYS.includes(k as keyof PrivilegedIntentSettings) || typeof v !== 'boolean');
+  if (bad.length > 0) throw new ControlError(400, `privilegedIntents takes booleans for ${INTENT_KEYS.join(', ')}`);
+  return intents as Partial<PrivilegedIntentSettings>;
+}
 
 function guildOf(state: SandboxState, guildId: string): GuildState {
   const guild = state.guilds.get(guildId);
@@ -130,7 +138,7 @@ export function registerGuildControlRoutes(app: FastifyInstance, state: SandboxS
         guild.members.set(userId, { userId, roles: [], nick: null, avatar: null, joinedAt, premiumSince: null, pending: false, communicationDisabledUntil: null, flags: 0 });
       }
       state.guilds.set(id, guild);
-      if (body.botMember !== false) setBotMembership(state, guild, true, undefined, ownerId);
+      if (body.botMember !== false) setBotMembership(state, guild, true, { actorId: ownerId });
       return { id, name: guild.name, ownerId, botMember: state.isBotIn(guild), channels: channels.map((c) => ({ id: c.id, name: c.name, type: c.type })) };
     }),
   );
@@ -199,17 +207,7 @@ export function registerGuildControlRoutes(app: FastifyInstance, state: SandboxS
     }),
   );
 
-  const describeApplication = () => {
-    const enabled = enabledPrivilegedIntents(state);
-    return {
-      id: state.application.clientId,
-      privilegedIntents: {
-        guildMembers: (enabled & GatewayIntentBits.GuildMembers) !== 0,
-        guildPresences: (enabled & GatewayIntentBits.GuildPresences) !== 0,
-        messageContent: (enabled & GatewayIntentBits.MessageContent) !== 0,
-      },
-    };
-  };
+  const describeApplication = () => ({ id: state.application.clientId, privilegedIntents: privilegedIntentSwitches(state.application) });
 
   app.get(`${prefix}/application`, async () => describeApplication());
 
@@ -219,10 +217,7 @@ export function registerGuildControlRoutes(app: FastifyInstance, state: SandboxS
       const body = controlBody(request.body);
       const unknown = Object.keys(body).filter((k) => k !== 'privilegedIntents');
       if (unknown.length > 0) throw new ControlError(400, `unknown key(s): ${unknown.join(', ')} (known: privilegedIntents)`);
-      const intents = controlBody(body.privilegedIntents);
-      const bad = Object.entries(intents).filter(([k, v]) => !INTENT_KEYS.includes(k as keyof PrivilegedIntentSettings) || typeof v !== 'boolean');
-      if (bad.length > 0) throw new ControlError(400, `privilegedIntents takes booleans for ${INTENT_KEYS.join(', ')}`);
-      state.application.privilegedIntents = { ...state.application.privilegedIntents, ...(intents as Partial<PrivilegedIntentSettings>) };
+      state.application.privilegedIntents = { ...state.application.privilegedIntents, ...privilegedIntentsOf(body.privilegedIntents) };
       return describeApplication();
     }),
   );

@@ -2,8 +2,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AuditLogEvent, GatewayDispatchEvents } from 'discord-api-types/v10';
 import type { APIAuditLogChange } from 'discord-api-types/v10';
 import { recordAuditLog } from './audit-log.ts';
-import { botGuildIds, publishMembershipChanges, setBotMembership } from './bot-membership.ts';
+import { describeApplication } from './applications.ts';
+import { publishMembershipChanges, setBotMembership, snapshotBots } from './bot-membership.ts';
 import { attachmentJson } from './cdn.ts';
+import { registerApplicationControlRoutes } from './control-applications.ts';
 import { registerGatewayControlRoutes } from './control-gateway.ts';
 import { registerGuildControlRoutes } from './control-guilds.ts';
 import { registerInteractionControlRoutes } from './control-interactions.ts';
@@ -47,7 +49,9 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState,
   const p = CONTROL_PREFIX;
 
   app.get(`${p}/state`, async () => ({
-    application: { ...state.application, publicKey: state.publicKey },
+    application: describeApplication(state.application, state.guildIdsOf(state.application), state.interactionsUrlOf(state.application)),
+    /** The main application first, then every white-label one. */
+    applications: [...state.applications.values()].map((a) => describeApplication(a, state.guildIdsOf(a), state.interactionsUrlOf(a))),
     /** Hex of the raw Ed25519 key interactions are signed with (the portal's "Public Key"). */
     publicKey: state.publicKey,
     config: describeConfig(state),
@@ -70,6 +74,8 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState,
       name: g.name,
       ownerId: g.owner_id,
       botMember: state.isBotIn(g),
+      /** Client ids of every application whose bot is in the guild, the main one included. */
+      bots: [...state.applications.values()].filter((a) => state.isBotIn(g, a)).map((a) => a.clientId),
       memberCount: g.members.size,
       roles: g.roles.map((r) => ({ id: r.id, name: r.name, permissions: r.permissions, managed: r.managed })),
       channels: g.channels.map((c) => ({
@@ -93,9 +99,9 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState,
   }));
 
   app.post(`${p}/reset`, async () => {
-    const before = botGuildIds(state);
+    const before = snapshotBots(state);
     state.reset();
-    // Gateway sessions stay connected; they hear about the guilds the bot joined or left by it.
+    // Gateway sessions stay connected; they hear about the guilds their bot joined or left by it.
     publishMembershipChanges(state, before);
     return { ok: true };
   });
@@ -250,7 +256,7 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState,
     if (!guild) return reply;
     const { userId } = request.params;
     if (userId === guild.owner_id) return bad(reply, 400, 'the owner cannot leave their guild');
-    if (userId === state.botUserId) return bad(reply, 400, `use POST ${p}/guilds/:guildId/bot to remove the bot`);
+    if (state.applicationByBotUser(userId)) return bad(reply, 400, `use POST ${p}/guilds/:guildId/bot to remove a bot`);
     if (!guild.members.delete(userId)) return bad(reply, 404, `user ${userId} is not a member of ${guild.name}`);
     publishMemberRemove(state, guild, userId);
     return reply.code(204).send();
@@ -264,8 +270,11 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState,
     if (body.permissions !== undefined && (typeof body.permissions !== 'string' || !/^\d+$/.test(body.permissions))) {
       return bad(reply, 400, 'permissions must be a decimal string');
     }
-    setBotMembership(state, guild, body.member, body.permissions as string | undefined);
-    return { guildId: guild.id, botMember: state.isBotIn(guild) };
+    if (body.applicationId !== undefined && typeof body.applicationId !== 'string') return bad(reply, 400, 'applicationId must be a client id string');
+    const bot = body.applicationId === undefined ? state.application : state.applications.get(body.applicationId);
+    if (!bot) return bad(reply, 404, `unknown application ${String(body.applicationId)}`);
+    setBotMembership(state, guild, body.member, { app: bot, ...(body.permissions === undefined ? {} : { permissions: body.permissions as string }) });
+    return { guildId: guild.id, applicationId: bot.clientId, botMember: state.isBotIn(guild, bot) };
   });
 
   app.post<{ Body: Body | undefined }>(`${p}/tokens`, async (request, reply) => {
@@ -306,6 +315,7 @@ export function registerControlRoutes(app: FastifyInstance, state: SandboxState,
   registerMessageControlRoutes(app, state, p);
   registerGuildControlRoutes(app, state, p);
   registerGatewayControlRoutes(app, gateway, p);
+  registerApplicationControlRoutes(app, state, p);
 }
 
 function describeFault(fault: SandboxState['faults'][number]) {

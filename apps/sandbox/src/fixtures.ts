@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { applicationKeyFromSeed } from './application-key.ts';
 import { ChannelType } from 'discord-api-types/v10';
 import type {
   APIEmoji,
@@ -32,6 +33,16 @@ export interface FixtureApplication {
   redirectUris?: string[];
   /** The developer portal's "Privileged Gateway Intents" switches; each is on unless set to false. */
   privilegedIntents?: Partial<PrivilegedIntentSettings>;
+  /** The application's icon hash; defaults to botAvatar. */
+  icon?: string | null;
+  description?: string;
+  /**
+   * The Ed25519 key interactions are signed with: `privateKey` is the 32-byte seed in hex and
+   * `publicKey` (optional, checked) the portal's "Public Key". Without one a key is made once per
+   * sandbox and kept across resets.
+   */
+  privateKey?: string;
+  publicKey?: string;
 }
 
 export interface PrivilegedIntentSettings {
@@ -97,6 +108,8 @@ export interface FixtureGuild {
   rules_channel_id?: Snowflake | null;
   /** Whether the application's bot has joined this guild. */
   botMember: boolean;
+  /** Client ids of the white-label applications whose bots have joined this guild. */
+  whiteLabelBots?: Snowflake[];
   roles: APIRole[];
   channels: FixtureChannel[];
   emojis: APIEmoji[];
@@ -105,6 +118,11 @@ export interface FixtureGuild {
 
 export interface Fixtures {
   application: FixtureApplication;
+  /**
+   * Further applications with a bot each, as a customer makes one in their own developer portal for
+   * a white-label bot: REST and the gateway accept their tokens and act as their bot users.
+   */
+  whiteLabelApplications?: FixtureApplication[];
   users: FixtureUser[];
   guilds: FixtureGuild[];
 }
@@ -134,15 +152,39 @@ export function validateFixtures(value: unknown): string[] {
   const problems: string[] = [];
   if (typeof value !== 'object' || value === null) return ['fixtures must be an object'];
   const fx = value as Partial<Fixtures>;
-  const app = fx.application;
-  if (!app || typeof app !== 'object') {
-    problems.push('application is missing');
-  } else {
-    for (const key of ['clientId', 'clientSecret', 'botToken', 'botUserId', 'botUsername'] as const) {
-      if (typeof app[key] !== 'string' || app[key] === '') problems.push(`application.${key} must be a non-empty string`);
+  const apps: FixtureApplication[] = [];
+  const checkApplication = (app: unknown, where: string): void => {
+    if (!app || typeof app !== 'object') {
+      problems.push(`${where} is missing`);
+      return;
     }
-    if (typeof app.botUserId === 'string' && !SNOWFLAKE.test(app.botUserId)) problems.push('application.botUserId must be a snowflake');
-  }
+    const a = app as FixtureApplication;
+    for (const key of ['clientId', 'clientSecret', 'botToken', 'botUserId', 'botUsername'] as const) {
+      if (typeof a[key] !== 'string' || a[key] === '') problems.push(`${where}.${key} must be a non-empty string`);
+    }
+    if (typeof a.botUserId === 'string' && !SNOWFLAKE.test(a.botUserId)) problems.push(`${where}.botUserId must be a snowflake`);
+    if (typeof a.clientId === 'string' && !SNOWFLAKE.test(a.clientId)) problems.push(`${where}.clientId must be a snowflake`);
+    if (a.privateKey !== undefined) {
+      try {
+        const key = applicationKeyFromSeed(a.privateKey);
+        if (a.publicKey !== undefined && a.publicKey !== key.publicKey) problems.push(`${where}.publicKey does not belong to its privateKey (expected ${key.publicKey})`);
+      } catch (error) {
+        problems.push(`${where}.privateKey: ${(error as Error).message}`);
+      }
+    } else if (a.publicKey !== undefined) {
+      problems.push(`${where}.publicKey needs its privateKey, to sign interactions`);
+    }
+    for (const other of apps) {
+      if (other.clientId === a.clientId) problems.push(`${where}: clientId ${a.clientId} is taken by another application`);
+      if (other.botUserId === a.botUserId) problems.push(`${where}: botUserId ${a.botUserId} is taken by another application`);
+      if (other.botToken === a.botToken) problems.push(`${where}: botToken is the same as another application's`);
+    }
+    apps.push(a);
+  };
+  checkApplication(fx.application, 'application');
+  if (fx.whiteLabelApplications !== undefined && !Array.isArray(fx.whiteLabelApplications)) problems.push('whiteLabelApplications must be an array');
+  (Array.isArray(fx.whiteLabelApplications) ? fx.whiteLabelApplications : []).forEach((a, i) => checkApplication(a, `whiteLabelApplications.${i}`));
+  const whiteLabelIds = new Set((Array.isArray(fx.whiteLabelApplications) ? fx.whiteLabelApplications : []).map((a) => a.clientId));
   if (!Array.isArray(fx.users)) return [...problems, 'users must be an array'];
   if (!Array.isArray(fx.guilds)) return [...problems, 'guilds must be an array'];
 
@@ -150,7 +192,7 @@ export function validateFixtures(value: unknown): string[] {
   for (const user of fx.users) {
     if (!SNOWFLAKE.test(String(user.id))) problems.push(`user ${String(user.id)}: id must be a 17-20 digit snowflake`);
     if (userIds.has(user.id)) problems.push(`user ${user.id}: duplicate id`);
-    if (app && user.id === app.botUserId) problems.push(`user ${user.id}: collides with the bot user id`);
+    if (apps.some((a) => user.id === a.botUserId)) problems.push(`user ${user.id}: collides with a bot user id`);
     if (typeof user.username !== 'string' || user.username === '') problems.push(`user ${user.id}: username is required`);
     userIds.add(user.id);
   }
@@ -160,6 +202,9 @@ export function validateFixtures(value: unknown): string[] {
     const where = `guild ${String(guild.id)}`;
     if (!SNOWFLAKE.test(String(guild.id))) problems.push(`${where}: id must be a snowflake`);
     if (typeof guild.botMember !== 'boolean') problems.push(`${where}: botMember must be a boolean`);
+    if (guild.whiteLabelBots !== undefined && (!Array.isArray(guild.whiteLabelBots) || guild.whiteLabelBots.some((id) => !whiteLabelIds.has(id)))) {
+      problems.push(`${where}: whiteLabelBots must list client ids of whiteLabelApplications`);
+    }
     if (!Array.isArray(guild.roles) || !Array.isArray(guild.channels) || !Array.isArray(guild.members) || !Array.isArray(guild.emojis)) {
       problems.push(`${where}: roles, channels, emojis and members must be arrays`);
       continue;

@@ -1,5 +1,6 @@
 import { GatewayDispatchEvents, GatewayIntentBits, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { GatewayGuildCreateDispatchData, GatewayMessageCreateDispatchData } from 'discord-api-types/v10';
+import type { Application } from './applications.ts';
 import { hasPermission } from './permissions.ts';
 import type { PlatformEvent } from './platform-events.ts';
 import type { SandboxState } from './state.ts';
@@ -39,34 +40,36 @@ const INTENT_OF: Partial<Record<GatewayDispatchEvents, [number, number | null]>>
 };
 
 /** Whether the intents let this event through; GUILD_MEMBER_UPDATE about the bot itself always passes. */
-export function intentAllows(state: SandboxState, subscriber: Subscriber, event: PlatformEvent): boolean {
+export function intentAllows(app: Application, subscriber: Subscriber, event: PlatformEvent): boolean {
   const entry = INTENT_OF[event.t];
   if (!entry) return true;
-  if (event.t === E.GuildMemberUpdate && (event.d as { user?: { id?: string } }).user?.id === state.botUserId) return true;
+  if (event.t === E.GuildMemberUpdate && (event.d as { user?: { id?: string } }).user?.id === app.botUserId) return true;
   const needed = event.guildId === null ? entry[1] : entry[0];
   return needed !== null && (subscriber.intents & needed) !== 0;
 }
 
 /**
- * Whether the bot may see the event at all now: guild events only while it is a member (except
- * the GUILD_DELETE that tells it it left), messages and reactions only in channels it can view,
- * audit log entries only with View Audit Log.
+ * Whether the application's bot may see the event at all now: only its own events when the event
+ * is for one application, guild events only while it is a member (except the GUILD_DELETE that
+ * tells it it left), messages and reactions only in channels it can view, audit log entries only
+ * with View Audit Log.
  */
-export function botMaySee(state: SandboxState, event: PlatformEvent): boolean {
+export function botMaySee(state: SandboxState, app: Application, event: PlatformEvent): boolean {
+  if (event.applicationId !== undefined && event.applicationId !== app.clientId) return false;
   if (event.guildId === null || event.t === E.GuildDelete) return true;
   const guild = state.guilds.get(event.guildId);
-  if (!guild || !state.isBotIn(guild)) return false;
-  if (event.t === E.GuildAuditLogEntryCreate) return hasPermission(state.memberPermissions(guild, state.botUserId), PermissionFlagsBits.ViewAuditLog);
+  if (!guild || !state.isBotIn(guild, app)) return false;
+  if (event.t === E.GuildAuditLogEntryCreate) return hasPermission(state.memberPermissions(guild, app.botUserId), PermissionFlagsBits.ViewAuditLog);
   if (event.channelId === undefined) return true;
   const channel = guild.channels.find((c) => c.id === event.channelId);
-  return !channel || hasPermission(state.botChannelPermissions(guild, channel), PermissionFlagsBits.ViewChannel);
+  return !channel || hasPermission(state.botChannelPermissions(guild, channel, app), PermissionFlagsBits.ViewChannel);
 }
 
-function withoutContent(state: SandboxState, message: GatewayMessageCreateDispatchData): GatewayMessageCreateDispatchData {
-  const exempt = message.author.id === state.botUserId || message.mentions.some((u) => u.id === state.botUserId);
+function withoutContent(app: Application, message: GatewayMessageCreateDispatchData): GatewayMessageCreateDispatchData {
+  const exempt = message.author.id === app.botUserId || message.mentions.some((u) => u.id === app.botUserId);
   const stripped: GatewayMessageCreateDispatchData = exempt ? message : { ...message, content: '', embeds: [], attachments: [], components: [] };
   if (!exempt) delete stripped.poll;
-  if (message.referenced_message) stripped.referenced_message = withoutContent(state, message.referenced_message as GatewayMessageCreateDispatchData);
+  if (message.referenced_message) stripped.referenced_message = withoutContent(app, message.referenced_message as GatewayMessageCreateDispatchData);
   return stripped;
 }
 
@@ -75,17 +78,17 @@ function withoutContent(state: SandboxState, message: GatewayMessageCreateDispat
  * (unless the bot wrote the message or is mentioned; DMs keep theirs), and GUILD_CREATE members
  * trimmed as Discord does without GUILD_PRESENCES or above the large threshold.
  */
-export function dataFor(state: SandboxState, subscriber: Subscriber, event: PlatformEvent): unknown {
+export function dataFor(app: Application, subscriber: Subscriber, event: PlatformEvent): unknown {
   const isMessage = event.t === E.MessageCreate || event.t === E.MessageUpdate;
   if (isMessage && event.guildId !== null && (subscriber.intents & I.MessageContent) === 0) {
-    return withoutContent(state, event.d as GatewayMessageCreateDispatchData);
+    return withoutContent(app, event.d as GatewayMessageCreateDispatchData);
   }
   if (event.t === E.GuildCreate) {
     const guild = event.d as GatewayGuildCreateDispatchData;
     const large = guild.member_count > subscriber.largeThreshold;
     let members = guild.members;
-    if ((subscriber.intents & I.GuildPresences) === 0) members = members.filter((m) => m.user.id === state.botUserId);
-    else if (large) members = members.filter((m) => m.user.id === state.botUserId || m.roles.length > 0 || m.nick);
+    if ((subscriber.intents & I.GuildPresences) === 0) members = members.filter((m) => m.user.id === app.botUserId);
+    else if (large) members = members.filter((m) => m.user.id === app.botUserId || m.roles.length > 0 || m.nick);
     return { ...guild, large, members };
   }
   return event.d;

@@ -1,9 +1,13 @@
 import { GatewayCloseCodes } from 'discord-api-types/v10';
 import type { GatewayIdentifyProperties } from 'discord-api-types/v10';
-import { ALL_INTENTS, PRIVILEGED_INTENTS, enabledPrivilegedIntents } from './gateway-payloads.ts';
+import { enabledPrivilegedIntents } from './applications.ts';
+import type { Application } from './applications.ts';
+import { ALL_INTENTS, PRIVILEGED_INTENTS } from './gateway-payloads.ts';
 import type { SandboxState } from './state.ts';
 
 export interface IdentifyRequest {
+  /** The application whose bot the token is. */
+  app: Application;
   /** As asked for; [0, 1] when the client sent no `shard`. */
   shard: [number, number];
   shardGiven: boolean;
@@ -18,9 +22,9 @@ export type IdentifyCheck = { ok: true; value: IdentifyRequest } | { ok: false; 
 
 export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Discord takes the token bare, and tolerates the REST-style `Bot ` prefix. */
-export function tokenMatches(state: SandboxState, token: string): boolean {
-  return token.replace(/^Bot\s+/i, '') === state.application.botToken;
+/** The application whose current bot token this is; Discord takes the token bare, and tolerates the REST-style `Bot ` prefix. */
+export function applicationOfToken(state: SandboxState, token: string): Application | null {
+  return state.applicationByToken(token.replace(/^Bot\s+/i, ''));
 }
 
 /** IDENTIFY's `d`, checked in Discord's order, each failure with the close code Discord uses. */
@@ -28,7 +32,8 @@ export function checkIdentify(state: SandboxState, d: unknown): IdentifyCheck {
   if (!isRecord(d) || typeof d.token !== 'string' || !isRecord(d.properties)) {
     return { ok: false, code: GatewayCloseCodes.DecodeError, reason: 'Decode error: identify needs token and properties' };
   }
-  if (!tokenMatches(state, d.token)) return { ok: false, code: GatewayCloseCodes.AuthenticationFailed, reason: 'Authentication failed' };
+  const app = applicationOfToken(state, d.token);
+  if (!app) return { ok: false, code: GatewayCloseCodes.AuthenticationFailed, reason: 'Authentication failed' };
   let shard: [number, number] = [0, 1];
   const shardGiven = d.shard !== undefined && d.shard !== null;
   if (shardGiven) {
@@ -41,7 +46,7 @@ export function checkIdentify(state: SandboxState, d: unknown): IdentifyCheck {
   if (typeof intents !== 'number' || !Number.isInteger(intents) || intents < 0 || (intents & ~ALL_INTENTS) !== 0) {
     return { ok: false, code: GatewayCloseCodes.InvalidIntents, reason: 'Invalid intent(s)' };
   }
-  if ((intents & PRIVILEGED_INTENTS & ~enabledPrivilegedIntents(state)) !== 0) {
+  if ((intents & PRIVILEGED_INTENTS & ~enabledPrivilegedIntents(app)) !== 0) {
     return { ok: false, code: GatewayCloseCodes.DisallowedIntents, reason: 'Disallowed intent(s)' };
   }
   const threshold = d.large_threshold;
@@ -49,6 +54,7 @@ export function checkIdentify(state: SandboxState, d: unknown): IdentifyCheck {
   return {
     ok: true,
     value: {
+      app,
       shard,
       shardGiven,
       intents,

@@ -1,5 +1,6 @@
 import { GatewayCloseCodes, GatewayIntentBits } from 'discord-api-types/v10';
 import type { APIGuildMember, GatewayGuildMembersChunkDispatchData } from 'discord-api-types/v10';
+import type { Application } from './applications.ts';
 import { shardOf } from './gateway-payloads.ts';
 import { toGuildMember } from './serializers.ts';
 import { compareSnowflakes } from './snowflake.ts';
@@ -22,12 +23,12 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * with GUILD_MEMBERS, at most 100 members for a prefix query or a list of ids. A guild the
  * session does not receive is ignored, as on Discord.
  */
-export function requestGuildMembers(state: SandboxState, session: { shard: [number, number]; intents: number }, d: unknown): MembersRequestOutcome {
+export function requestGuildMembers(state: SandboxState, app: Application, session: { shard: [number, number]; intents: number }, d: unknown): MembersRequestOutcome {
   if (!isRecord(d)) return { chunks: [], error: { code: GatewayCloseCodes.DecodeError, reason: 'Decode error' } };
   const guildId = Array.isArray(d.guild_id) && d.guild_id.length === 1 ? d.guild_id[0] : d.guild_id;
   if (typeof guildId !== 'string' || !/^\d{1,20}$/.test(guildId)) return { chunks: [], error: { code: GatewayCloseCodes.DecodeError, reason: 'Decode error: one guild_id' } };
   const guild = state.guilds.get(guildId);
-  if (!guild || !state.isBotIn(guild) || shardOf(guild.id, session.shard[1]) !== session.shard[0]) return { chunks: [] };
+  if (!guild || !state.isBotIn(guild, app) || shardOf(guild.id, session.shard[1]) !== session.shard[0]) return { chunks: [] };
   const nonce = typeof d.nonce === 'string' && Buffer.byteLength(d.nonce) <= MAX_NONCE_BYTES ? d.nonce : undefined;
   const members = [...guild.members.values()].sort((a, b) => compareSnowflakes(a.userId, b.userId));
   let found: APIGuildMember[];

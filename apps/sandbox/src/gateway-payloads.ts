@@ -9,6 +9,8 @@ import type {
   GatewayReadyDispatchData,
   TextChannelType,
 } from 'discord-api-types/v10';
+import { enabledPrivilegedIntents } from './applications.ts';
+import type { Application } from './applications.ts';
 import { sortedChannels, toGuild, toGuildMember } from './serializers.ts';
 import { compareSnowflakes, discordTimestamp } from './snowflake.ts';
 import type { GuildState, MemberState, SandboxState } from './state.ts';
@@ -20,19 +22,9 @@ export const ALL_INTENTS = Object.values(GatewayIntentBits)
   .filter((v): v is number => typeof v === 'number')
   .reduce((all, bit) => all | bit, 0);
 
-/** The privileged intents switched on in the developer portal (all, unless the fixtures or a control route say otherwise). */
-export function enabledPrivilegedIntents(state: SandboxState): number {
-  const settings = state.application.privilegedIntents ?? {};
-  return (
-    (settings.guildMembers === false ? 0 : GatewayIntentBits.GuildMembers) |
-    (settings.guildPresences === false ? 0 : GatewayIntentBits.GuildPresences) |
-    (settings.messageContent === false ? 0 : GatewayIntentBits.MessageContent)
-  );
-}
-
 /** An unverified application with an intent switched on carries its "limited" flag, as in the portal. */
-export function applicationFlags(state: SandboxState): ApplicationFlags {
-  const enabled = enabledPrivilegedIntents(state);
+export function applicationFlags(app: Application): ApplicationFlags {
+  const enabled = enabledPrivilegedIntents(app);
   let flags = 0;
   if (enabled & GatewayIntentBits.GuildPresences) flags |= ApplicationFlags.GatewayPresenceLimited;
   if (enabled & GatewayIntentBits.GuildMembers) flags |= ApplicationFlags.GatewayGuildMembersLimited;
@@ -73,8 +65,8 @@ export function gatewayMessage(state: SandboxState, guild: GuildState | null, me
  * GUILD_CREATE as a session with every intent and a large threshold above the member count sees
  * it; the gateway trims members per session. Presences are not modelled: nobody is reported online.
  */
-export function gatewayGuild(state: SandboxState, guild: GuildState): GatewayGuildCreateDispatchData {
-  const bot = guild.members.get(state.botUserId);
+export function gatewayGuild(state: SandboxState, guild: GuildState, app: Application): GatewayGuildCreateDispatchData {
+  const bot = guild.members.get(app.botUserId);
   const members = [...guild.members.values()].sort((a, b) => compareSnowflakes(a.userId, b.userId));
   return {
     ...toGuild(guild, false),
@@ -95,23 +87,24 @@ export function gatewayGuild(state: SandboxState, guild: GuildState): GatewayGui
 }
 
 /** The bot user as it sees itself in READY. */
-export function readyUser(state: SandboxState): APIUser {
-  return { ...state.botUser(), verified: true, mfa_enabled: false, email: null };
+export function readyUser(state: SandboxState, app: Application): APIUser {
+  return { ...state.botUser(app), verified: true, mfa_enabled: false, email: null };
 }
 
 export function readyPayload(
   state: SandboxState,
+  app: Application,
   session: { id: string; shard: [number, number] | null; resumeUrl: string },
   guildIds: string[],
 ): GatewayReadyDispatchData {
-  const flags = applicationFlags(state);
+  const flags = applicationFlags(app);
   const ready: GatewayReadyDispatchData = {
     v: 10,
-    user: readyUser(state),
+    user: readyUser(state, app),
     guilds: guildIds.map((id) => ({ id, unavailable: true })),
     session_id: session.id,
     resume_gateway_url: session.resumeUrl,
-    application: { id: state.application.clientId, flags, flags_new: String(flags) },
+    application: { id: app.clientId, flags, flags_new: String(flags) },
   };
   if (session.shard) ready.shard = session.shard;
   return ready;

@@ -8,7 +8,8 @@ import type { WebSocket } from 'ws';
 import { clearTimers, newConnection, rawBytes, sendText } from './gateway-connection.ts';
 import type { Connection } from './gateway-connection.ts';
 import { botMaySee, dataFor, intentAllows } from './gateway-filters.ts';
-import { checkIdentify, isRecord, tokenMatches } from './gateway-identify.ts';
+import type { Application } from './applications.ts';
+import { applicationOfToken, checkIdentify, isRecord } from './gateway-identify.ts';
 import { gatewayGuild, readyPayload, shardOf } from './gateway-payloads.ts';
 import { requestGuildMembers } from './gateway-members.ts';
 import type { PlatformEvent, PlatformEventSink } from './platform-events.ts';
@@ -41,6 +42,8 @@ const RECONNECT_GRACE_MS = 5_000;
 
 export interface GatewaySession {
   id: string;
+  /** The application whose bot identified. */
+  applicationId: string;
   /** As identified; sessions without `shard` are [0, 1]. */
   shard: [number, number];
   shardGiven: boolean;
@@ -60,6 +63,7 @@ export interface GatewaySession {
 /** One session as GET /_sandbox/gateway/sessions lists it. */
 export interface SessionView {
   id: string;
+  applicationId: string;
   shard: [number, number];
   intents: number;
   seq: number;
@@ -84,8 +88,8 @@ export class Gateway implements PlatformEventSink {
   private readonly server = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   private readonly sessions = new Map<string, GatewaySession>();
   private readonly connections = new Set<Connection>();
-  /** Sandbox-clock times of recent IDENTIFYs, for the session start limit. */
-  private identifies: number[] = [];
+  /** Sandbox-clock times of recent IDENTIFYs by application, for each bot's session start limit. */
+  private identifies = new Map<string, number[]>();
 
   constructor(
     private readonly state: SandboxState,
@@ -118,18 +122,26 @@ export class Gateway implements PlatformEventSink {
     this.server.close();
   }
 
-  /** GET /gateway/bot's answer, with the WebSocket URL the client should use. */
-  botInfo(baseUrl: string): APIGatewayBotInfo {
+  /** The application's IDENTIFYs within the session start window, oldest first. */
+  private recentIdentifies(app: Application): number[] {
     const now = this.state.now();
-    this.identifies = this.identifies.filter((at) => at > now - SESSION_START_WINDOW_MS);
-    const guilds = [...this.state.guilds.values()].filter((g) => this.state.isBotIn(g)).length;
-    const oldest = this.identifies[0];
+    const recent = (this.identifies.get(app.clientId) ?? []).filter((at) => at > now - SESSION_START_WINDOW_MS);
+    this.identifies.set(app.clientId, recent);
+    return recent;
+  }
+
+  /** GET /gateway/bot's answer for the application's bot, with the WebSocket URL the client should use. */
+  botInfo(baseUrl: string, app: Application): APIGatewayBotInfo {
+    const now = this.state.now();
+    const identifies = this.recentIdentifies(app);
+    const guilds = this.state.guildIdsOf(app).length;
+    const oldest = identifies[0];
     return {
       url: baseUrl,
       shards: Math.max(1, Math.ceil(guilds / 1000)),
       session_start_limit: {
         total: SESSION_START_TOTAL,
-        remaining: Math.max(0, SESSION_START_TOTAL - this.identifies.length),
+        remaining: Math.max(0, SESSION_START_TOTAL - identifies.length),
         reset_after: oldest === undefined ? SESSION_START_WINDOW_MS : oldest + SESSION_START_WINDOW_MS - now,
         max_concurrency: 1,
       },
@@ -139,18 +151,32 @@ export class Gateway implements PlatformEventSink {
   // ---- PlatformEventSink ------------------------------------------------------------------
 
   publish(event: PlatformEvent): number {
-    if (!botMaySee(this.state, event)) return 0;
     let reached = 0;
     for (const session of this.liveSessions()) {
-      if (!this.routes(session, event.guildId) || !intentAllows(this.state, session, event)) continue;
-      this.dispatch(session, event.t, dataFor(this.state, session, event));
+      const app = this.state.applications.get(session.applicationId);
+      if (!app || !botMaySee(this.state, app, event)) continue;
+      if (!this.routes(session, event.guildId) || !intentAllows(app, session, event)) continue;
+      this.dispatch(session, event.t, dataFor(app, session, event));
       reached += 1;
     }
     return reached;
   }
 
-  reaches(guildId: string | null): boolean {
-    return this.liveSessions().some((session) => this.routes(session, guildId));
+  reaches(guildId: string | null, applicationId: string): boolean {
+    return this.liveSessions().some((session) => session.applicationId === applicationId && this.routes(session, guildId));
+  }
+
+  /**
+   * The application's token no longer works (revoked, reset, or the application is gone): its
+   * connections close with 4004 Authentication failed, as Discord closes them, and its sessions
+   * cannot be resumed.
+   */
+  revoked(applicationId: string): void {
+    for (const session of this.liveSessions()) {
+      if (session.applicationId !== applicationId) continue;
+      this.sessions.delete(session.id);
+      if (session.connection) this.close(session.connection, GatewayCloseCodes.AuthenticationFailed, 'Authentication failed');
+    }
   }
 
   // ---- control --------------------------------------------------------------------------
@@ -158,6 +184,7 @@ export class Gateway implements PlatformEventSink {
   listSessions(): SessionView[] {
     return this.liveSessions().map((s) => ({
       id: s.id,
+      applicationId: s.applicationId,
       shard: [...s.shard],
       intents: s.intents,
       seq: s.seq,
@@ -266,7 +293,9 @@ export class Gateway implements PlatformEventSink {
         const session = connection.session;
         if (!session) return this.close(connection, GatewayCloseCodes.NotAuthenticated, 'Not authenticated');
         if (payload.op !== GatewayOpcodes.RequestGuildMembers) return;
-        const outcome = requestGuildMembers(this.state, session, payload.d);
+        const app = this.state.applications.get(session.applicationId);
+        if (!app) return this.close(connection, GatewayCloseCodes.AuthenticationFailed, 'Authentication failed');
+        const outcome = requestGuildMembers(this.state, app, session, payload.d);
         if (outcome.error) return this.close(connection, outcome.error.code, outcome.error.reason);
         for (const chunk of outcome.chunks) this.dispatch(session, GatewayDispatchEvents.GuildMembersChunk, chunk);
         return;
@@ -280,14 +309,15 @@ export class Gateway implements PlatformEventSink {
     if (connection.session) return this.close(connection, GatewayCloseCodes.AlreadyAuthenticated, 'Already authenticated');
     const checked = checkIdentify(this.state, d);
     if (!checked.ok) return this.close(connection, checked.code, checked.reason);
-    const { shard, shardGiven, intents, largeThreshold, properties, compress } = checked.value;
-    const guildIds = this.botGuildIds(shard);
+    const { app, shard, shardGiven, intents, largeThreshold, properties, compress } = checked.value;
+    const guildIds = this.botGuildIds(shard, app);
     if (guildIds.length > GUILDS_PER_SHARD) return this.close(connection, GatewayCloseCodes.ShardingRequired, 'Sharding required');
 
     const now = this.state.now();
-    this.identifies.push(now);
+    this.recentIdentifies(app).push(now);
     const session: GatewaySession = {
       id: randomBytes(16).toString('hex'),
+      applicationId: app.clientId,
       shard,
       shardGiven,
       intents,
@@ -305,11 +335,11 @@ export class Gateway implements PlatformEventSink {
     connection.session = session;
     // Payload compression cannot be combined with transport compression.
     connection.payloadCompression = compress && !connection.transportCompression;
-    this.dispatch(session, GatewayDispatchEvents.Ready, readyPayload(this.state, { id: session.id, shard: shardGiven ? shard : null, resumeUrl: session.resumeUrl }, guildIds));
+    this.dispatch(session, GatewayDispatchEvents.Ready, readyPayload(this.state, app, { id: session.id, shard: shardGiven ? shard : null, resumeUrl: session.resumeUrl }, guildIds));
     if ((intents & GatewayIntentBits.Guilds) === 0) return;
     for (const id of guildIds) {
-      const event: PlatformEvent = { t: GatewayDispatchEvents.GuildCreate, d: gatewayGuild(this.state, this.state.guilds.get(id)!), guildId: id };
-      this.dispatch(session, event.t, dataFor(this.state, session, event));
+      const event: PlatformEvent = { t: GatewayDispatchEvents.GuildCreate, d: gatewayGuild(this.state, this.state.guilds.get(id)!, app), guildId: id };
+      this.dispatch(session, event.t, dataFor(app, session, event));
     }
   }
 
@@ -318,9 +348,11 @@ export class Gateway implements PlatformEventSink {
     if (!isRecord(d) || typeof d.token !== 'string' || typeof d.session_id !== 'string' || (d.seq !== null && typeof d.seq !== 'number')) {
       return this.close(connection, GatewayCloseCodes.DecodeError, 'Decode error: resume needs token, session_id and seq');
     }
-    if (!tokenMatches(this.state, d.token)) return this.close(connection, GatewayCloseCodes.AuthenticationFailed, 'Authentication failed');
+    const app = applicationOfToken(this.state, d.token);
+    if (!app) return this.close(connection, GatewayCloseCodes.AuthenticationFailed, 'Authentication failed');
     const session = this.session(d.session_id);
-    if (!session) return this.send(connection, { op: GatewayOpcodes.InvalidSession, d: false });
+    // Another bot's session is as unknown to this token as a made-up one.
+    if (!session || session.applicationId !== app.clientId) return this.send(connection, { op: GatewayOpcodes.InvalidSession, d: false });
     const seq = (d.seq as number | null) ?? 0;
     if (seq > session.seq) return this.close(connection, GatewayCloseCodes.InvalidSeq, 'Invalid seq');
     const oldest = session.replay[0]?.s ?? session.seq + 1;
@@ -398,8 +430,8 @@ export class Gateway implements PlatformEventSink {
     return guildId === null ? id === 0 : shardOf(guildId, count) === id;
   }
 
-  private botGuildIds([id, count]: [number, number]): string[] {
-    return [...this.state.guilds.values()].filter((g) => this.state.isBotIn(g) && shardOf(g.id, count) === id).map((g) => g.id);
+  private botGuildIds([id, count]: [number, number], app: Application): string[] {
+    return this.state.guildIdsOf(app).filter((guildId) => shardOf(guildId, count) === id);
   }
 
   /** Sessions that are connected or still within their resume window; expired ones are forgotten. */

@@ -182,7 +182,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
     const identified = header?.startsWith('Basic ') ? { kind: 'basic' as const, caller: null } : identifyCaller(state, header);
     const entry: RequestInfo = {
       auth: identified.kind,
-      userId: identified.caller?.kind === 'bearer' ? identified.caller.user.id : identified.caller?.kind === 'bot' ? state.botUserId : null,
+      userId: identified.caller?.kind === 'bearer' ? identified.caller.user.id : identified.caller?.kind === 'bot' ? identified.caller.app.botUserId : null,
       fault: null,
     };
     info.set(request, entry);

@@ -34,6 +34,8 @@ export function describeFetchError(error: unknown, timeoutMs: number): string {
  * what the caller gets. Only an unreachable endpoint is a failure of the request itself (502).
  */
 export async function deliverInteraction(state: SandboxState, record: InteractionRecord, url: string): Promise<void> {
+  // Signed with the key of the application it is for, whichever bot that is.
+  const key = (state.applications.get(record.applicationId) ?? state.application).key;
   const body = JSON.stringify(record.payload);
   const timestamp = String(Math.floor(state.now() / 1000));
   const started = performance.now();
@@ -45,7 +47,7 @@ export async function deliverInteraction(state: SandboxState, record: Interactio
       headers: {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
-        'x-signature-ed25519': signInteraction(state.applicationKey, timestamp, body),
+        'x-signature-ed25519': signInteraction(key, timestamp, body),
         'x-signature-timestamp': timestamp,
       },
       body,

@@ -11,6 +11,7 @@ import type {
   APIPartialInteractionGuild,
   Locale,
 } from 'discord-api-types/v10';
+import type { Application } from './applications.ts';
 import type { FixtureChannel } from './fixtures.ts';
 import { toChannel, toGuildMember } from './serializers.ts';
 import type { GuildState, OpenModal, SandboxState } from './state.ts';
@@ -42,6 +43,8 @@ function partialGuild(guild: GuildState): APIPartialInteractionGuild {
 }
 
 interface BaseInput {
+  /** The application the interaction is for. */
+  app: Application;
   id: string;
   token: string;
   guild: GuildState;
@@ -51,10 +54,10 @@ interface BaseInput {
 }
 
 function base(state: SandboxState, input: BaseInput) {
-  const { guild, channel, userId } = input;
+  const { app, guild, channel, userId } = input;
   return {
     id: input.id,
-    application_id: state.application.clientId,
+    application_id: app.clientId,
     token: input.token,
     version: 1 as const,
     guild: partialGuild(guild),
@@ -62,7 +65,7 @@ function base(state: SandboxState, input: BaseInput) {
     channel: interactionChannel(state, guild, channel, userId),
     channel_id: channel.id,
     member: interactionMember(state, guild, channel, userId),
-    app_permissions: state.botChannelPermissions(guild, channel).toString(),
+    app_permissions: state.botChannelPermissions(guild, channel, app).toString(),
     locale: input.locale as Locale,
     guild_locale: (guild.preferred_locale ?? 'en-US') as Locale,
     entitlements: [],

@@ -9,6 +9,7 @@ import {
   unknownChannel,
   unknownMessage,
 } from './errors.ts';
+import type { Application } from './applications.ts';
 import type { FixtureChannel } from './fixtures.ts';
 import { Problems, checkBody, isRecord } from './form-validation.ts';
 import { botMessage } from './bot-message.ts';
@@ -30,6 +31,11 @@ function allowedResponseTypes(record: InteractionRecord): number[] {
   if (record.type === InteractionType.MessageComponent) return [...message, ...update, InteractionResponseType.Modal];
   // A modal cannot answer a modal; updating needs the message a component opened the modal from.
   return record.messageId ? [...message, ...update] : message;
+}
+
+/** The application the interaction is for: its bot is the one that answers. */
+function applicationOf(state: SandboxState, record: InteractionRecord): Application {
+  return state.applications.get(record.applicationId) ?? state.application;
 }
 
 function channelOf(state: SandboxState, record: InteractionRecord): { guild: GuildState; channel: FixtureChannel } {
@@ -84,10 +90,11 @@ function interactionMetadata(state: SandboxState, record: InteractionRecord, fol
  */
 export function createInteractionMessage(state: SandboxState, record: InteractionRecord, draft: MessageDraft, followUp: boolean): APIMessage {
   const { guild, channel } = channelOf(state, record);
+  const app = applicationOf(state, record);
   const message: APIMessage = {
-    ...botMessage(state, guild, channel, draft),
-    webhook_id: state.application.clientId,
-    application_id: state.application.clientId,
+    ...botMessage(state, app, guild, channel, draft),
+    webhook_id: app.clientId,
+    application_id: app.clientId,
     interaction_metadata: interactionMetadata(state, record, followUp),
   };
   const id = message.id;
@@ -137,7 +144,7 @@ export function applyInitialResponse(state: SandboxState, record: InteractionRec
       if (!target) throw unknownMessage();
       const edit = underData(() => validateEditMessage(raw.data ?? {}, target.message.flags ?? 0));
       const { guild, channel } = channelOf(state, record);
-      applyMessageEdit(state, guild, target, edit, hasPermission(state.botChannelPermissions(guild, channel), PermissionFlagsBits.MentionEveryone));
+      applyMessageEdit(state, guild, target, edit, hasPermission(state.botChannelPermissions(guild, channel, applicationOf(state, record)), PermissionFlagsBits.MentionEveryone));
       record.originalMessageId = record.messageId;
       break;
     }
@@ -151,6 +158,7 @@ export function applyInitialResponse(state: SandboxState, record: InteractionRec
         guildId: record.guildId,
         channelId: record.channelId,
         messageId: record.messageId,
+        applicationId: record.applicationId,
         customId: modal!.customId,
         title: modal!.title,
         components: modal!.components,
@@ -202,7 +210,7 @@ export function editTokenMessage(state: SandboxState, record: InteractionRecord,
   const stored = tokenMessage(state, record, messageId);
   const edit = validateEditMessage(body, stored.message.flags ?? 0);
   const { guild, channel } = channelOf(state, record);
-  return applyMessageEdit(state, guild, stored, edit, hasPermission(state.botChannelPermissions(guild, channel), PermissionFlagsBits.MentionEveryone));
+  return applyMessageEdit(state, guild, stored, edit, hasPermission(state.botChannelPermissions(guild, channel, applicationOf(state, record)), PermissionFlagsBits.MentionEveryone));
 }
 
 export function createFollowUp(state: SandboxState, record: InteractionRecord, body: unknown): APIMessage {

@@ -4,6 +4,7 @@ import type { InteractionRecord, OpenModal, SandboxState } from './state.ts';
 
 export interface ModalView {
   interactionId: string;
+  applicationId: string;
   userId: string;
   guildId: string;
   channelId: string;
@@ -21,6 +22,7 @@ export interface InteractionView
     InteractionRecord,
     | 'id'
     | 'token'
+    | 'applicationId'
     | 'type'
     | 'guildId'
     | 'channelId'
@@ -66,6 +68,7 @@ export function describeInteraction(state: SandboxState, record: InteractionReco
   return {
     id: record.id,
     token: record.token,
+    applicationId: record.applicationId,
     type: record.type,
     kind: record.type === InteractionType.MessageComponent ? 'MESSAGE_COMPONENT' : 'MODAL_SUBMIT',
     guildId: record.guildId,

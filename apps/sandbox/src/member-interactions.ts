@@ -1,5 +1,6 @@
 import { ComponentType, InteractionType } from 'discord-api-types/v10';
 import type { APIMessage, APIMessageComponentGuildInteraction, APIModalSubmitGuildInteraction } from 'discord-api-types/v10';
+import type { Application } from './applications.ts';
 import { ControlError, controlBody, requireId, requireText } from './control-error.ts';
 import { deliverInteraction, deliverOverGateway } from './interaction-delivery.ts';
 import { INTERACTION_TOKEN_TTL_MS, componentInteraction, interactionToken, modalSubmitInteraction } from './interaction-payloads.ts';
@@ -51,15 +52,23 @@ function optionalLocale(body: Record<string, unknown>): string {
 
 type Delivery = { via: 'endpoint'; url: string } | { via: 'gateway' };
 
-/** The endpoint URL when the application has one; otherwise the gateway, if a session receives the guild. */
-function deliveryFor(state: SandboxState, guildId: string): Delivery {
-  const url = state.config.interactionsUrl;
+/** The endpoint URL when the application has one; otherwise the gateway, if a session of that application receives the guild. */
+function deliveryFor(state: SandboxState, app: Application, guildId: string): Delivery {
+  const url = state.interactionsUrlOf(app);
   if (url) return { via: 'endpoint', url };
-  if (state.events.reaches(guildId)) return { via: 'gateway' };
+  if (state.events.reaches(guildId, app.clientId)) return { via: 'gateway' };
+  const where = app.whiteLabel
+    ? `PATCH /_sandbox/applications/${app.clientId} {interactionsUrl}, or PUT /_sandbox/config`
+    : 'PUT /_sandbox/config or the interactionsUrl option';
   throw new ControlError(
     409,
-    'no interactions endpoint is configured (set interactionsUrl with PUT /_sandbox/config or the interactionsUrl option) and no gateway session receives this guild\'s events',
+    `no interactions endpoint is configured for ${app.name} (set interactionsUrl with ${where}) and no gateway session of it receives this guild's events`,
   );
+}
+
+/** The application a message's components belong to: the one whose bot posted it (the main one for anything else). */
+function applicationOfMessage(state: SandboxState, message: APIMessage): Application {
+  return state.applicationByBotUser(message.author.id) ?? state.application;
 }
 
 function deliver(state: SandboxState, record: InteractionRecord, delivery: Delivery): Promise<void> {
@@ -68,7 +77,7 @@ function deliver(state: SandboxState, record: InteractionRecord, delivery: Deliv
 
 function newRecord(
   state: SandboxState,
-  fields: Pick<InteractionRecord, 'id' | 'token' | 'type' | 'guildId' | 'channelId' | 'userId' | 'messageId' | 'customId' | 'componentType' | 'values' | 'fields' | 'triggeringInteractionId' | 'via'> & {
+  fields: Pick<InteractionRecord, 'id' | 'token' | 'applicationId' | 'type' | 'guildId' | 'channelId' | 'userId' | 'messageId' | 'customId' | 'componentType' | 'values' | 'fields' | 'triggeringInteractionId' | 'via'> & {
     payload: APIMessageComponentGuildInteraction | APIModalSubmitGuildInteraction;
   },
 ): InteractionRecord {
@@ -144,15 +153,17 @@ export async function clickComponent(state: SandboxState, input: unknown): Promi
   } else {
     throw new ControlError(400, `component "${customId}" has type ${component.type}; the sandbox can press buttons and pick from string selects`);
   }
-  const delivery = deliveryFor(state, guildId);
+  const app = applicationOfMessage(state, stored.message);
+  const delivery = deliveryFor(state, app, guildId);
   // Acting anywhere else dismisses an open modal, as it does in the client.
   state.openModals.delete(userId);
   const id = state.nextId();
   const token = interactionToken(id);
-  const payload = componentInteraction(state, { id, token, guild, channel, userId, locale, message: stored.message, customId, componentType, values: chosen });
+  const payload = componentInteraction(state, { app, id, token, guild, channel, userId, locale, message: stored.message, customId, componentType, values: chosen });
   const record = newRecord(state, {
     id,
     token,
+    applicationId: app.clientId,
     type: InteractionType.MessageComponent,
     guildId,
     channelId,
@@ -218,15 +229,17 @@ export async function submitModal(state: SandboxState, input: unknown): Promise<
     throw new ControlError(400, `modal "${customId}" was opened in channel ${modal.channelId} of guild ${modal.guildId}`);
   }
   const values = checkModalFields(modal, rawFields as Record<string, string>);
-  const delivery = deliveryFor(state, guildId);
+  const app = state.applications.get(modal.applicationId) ?? state.application;
+  const delivery = deliveryFor(state, app, guildId);
   const source = modal.messageId ? visibleMessage(state, channelId, userId, modal.messageId) : null;
   const message: APIMessage | null = source?.message ?? null;
   const id = state.nextId();
   const token = interactionToken(id);
-  const payload = modalSubmitInteraction(state, { id, token, guild, channel, userId, locale, modal, values, message });
+  const payload = modalSubmitInteraction(state, { app, id, token, guild, channel, userId, locale, modal, values, message });
   const record = newRecord(state, {
     id,
     token,
+    applicationId: app.clientId,
     type: InteractionType.ModalSubmit,
     guildId,
     channelId,

@@ -61,8 +61,8 @@ export function renderConsentPage(
   signedInUserId: string | null,
   formAction: string,
 ): string {
-  const app = state.application;
-  const appName = app.name ?? app.botUsername;
+  const app = state.applications.get(params.client_id) ?? state.application;
+  const appName = app.name;
   const installsBot = scopes.includes(OAuth2Scopes.Bot);
   const lockedGuild = installsBot && params.guild_id !== '' && params.disable_guild_select === 'true';
   const demoUsers = [...state.users.values()].filter((u) => u.demo);
@@ -74,7 +74,7 @@ export function renderConsentPage(
     const installable = installsBot
       ? state
           .guildsOf(user.id)
-          .filter((g) => !state.isBotIn(g) && hasPermission(state.memberPermissions(g, user.id), PermissionFlagsBits.ManageGuild))
+          .filter((g) => !state.isBotIn(g, app) && hasPermission(state.memberPermissions(g, user.id), PermissionFlagsBits.ManageGuild))
       : [];
     const canInstall = !installsBot || (lockedGuild ? installable.some((g) => g.id === params.guild_id) : installable.length > 0);
     const guildPicker = !installsBot

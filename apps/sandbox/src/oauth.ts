@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuth2Scopes, PermissionFlagsBits } from 'discord-api-types/v10';
 import type { RESTPostOAuth2AccessTokenResult } from 'discord-api-types/v10';
 import { requireBot, requireCaller } from './api-auth.ts';
+import type { Application } from './applications.ts';
 import { setBotMembership } from './bot-membership.ts';
 import { applicationFlags } from './gateway-payloads.ts';
 import { unauthorized } from './errors.ts';
@@ -54,6 +55,8 @@ function readCookie(request: FastifyRequest, name: string): string | null {
 }
 
 interface ValidAuthorize {
+  /** The application named by client_id: the one being authorized, whose bot an install adds. */
+  app: Application;
   scopes: string[];
   installsBot: boolean;
   needsCode: boolean;
@@ -64,9 +67,8 @@ type Checked = { ok: true; value: ValidAuthorize } | { ok: false; title: string;
 /** Checks in the order Discord's authorize screen does, failing on the first problem. */
 function checkAuthorize(state: SandboxState, params: AuthorizeParams): Checked {
   const fail = (title: string, message: string): Checked => ({ ok: false, title, message });
-  if (params.client_id === '' || params.client_id !== state.application.clientId) {
-    return fail('Unknown application', `No application with client_id "${params.client_id}" is registered with the sandbox.`);
-  }
+  const app = state.applications.get(params.client_id);
+  if (!app) return fail('Unknown application', `No application with client_id "${params.client_id}" is registered with the sandbox.`);
   const scopes = parseScopes(params.scope);
   if (scopes.length === 0) return fail('Invalid scope', 'No scopes were provided.');
   const unknown = scopes.filter((s) => !KNOWN_SCOPES.has(s));
@@ -84,7 +86,7 @@ function checkAuthorize(state: SandboxState, params: AuthorizeParams): Checked {
     } catch {
       url = null;
     }
-    const registered = state.application.redirectUris ?? [];
+    const registered = app.redirectUris;
     if (!url || !['http:', 'https:'].includes(url.protocol) || (registered.length > 0 && !registered.includes(params.redirect_uri))) {
       return fail('Invalid OAuth2 redirect_uri', `The redirect_uri "${params.redirect_uri}" is not allowed for this application.`);
     }
@@ -93,7 +95,7 @@ function checkAuthorize(state: SandboxState, params: AuthorizeParams): Checked {
     return fail('Invalid permissions', 'permissions must be a decimal bitfield.');
   }
   if (params.guild_id !== '' && !isSnowflake(params.guild_id)) return fail('Invalid guild', 'guild_id must be a snowflake.');
-  return { ok: true, value: { scopes, installsBot, needsCode } };
+  return { ok: true, value: { app, scopes, installsBot, needsCode } };
 }
 
 function redirectWith(redirectUri: string, query: Record<string, string>): string {
@@ -182,7 +184,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
     const params = readParams(request.body);
     const checked = checkAuthorize(state, params);
     if (!checked.ok) return html(reply, 400, renderMessagePage(checked.title, checked.message));
-    const { scopes, installsBot, needsCode } = checked.value;
+    const { app, scopes, installsBot, needsCode } = checked.value;
     const form = (request.body ?? {}) as Record<string, unknown>;
 
     if (form.action === 'cancel') {
@@ -203,7 +205,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
       if (!hasPermission(state.memberPermissions(guild, user.id), PermissionFlagsBits.ManageGuild)) {
         return html(reply, 400, renderMessagePage('Missing permission', `You need the Manage Server permission in ${guild.name} to add a bot.`));
       }
-      setBotMembership(state, guild, true, params.permissions === '' ? undefined : params.permissions, user.id);
+      setBotMembership(state, guild, true, { app, ...(params.permissions === '' ? {} : { permissions: params.permissions }), actorId: user.id });
       installedGuildId = guild.id;
     }
 
@@ -215,7 +217,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
 
     if (params.redirect_uri === '') {
       const guildName = installedGuildId ? state.guilds.get(installedGuildId)?.name : undefined;
-      return html(reply, 200, renderMessagePage('Authorized', guildName ? `${state.application.botUsername} was added to ${guildName}. You can close this window.` : 'You can close this window.', 'info'));
+      return html(reply, 200, renderMessagePage('Authorized', guildName ? `${app.botUsername} was added to ${guildName}. You can close this window.` : 'You can close this window.', 'info'));
     }
     const query: Record<string, string> = { state: params.state };
     if (needsCode) query.code = issueCode(state, params, scopes, user.id, installedGuildId);
@@ -231,8 +233,8 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
     app.post(path, submitAuthorize);
   }
 
-  /** RFC 6749 client authentication: HTTP Basic wins over body credentials when both are sent. */
-  const clientIsValid = (request: FastifyRequest): boolean => {
+  /** RFC 6749 client authentication: HTTP Basic wins over body credentials when both are sent. Answers the application. */
+  const authenticatedClient = (request: FastifyRequest): Application | null => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     let id: unknown = body.client_id;
     let secret: unknown = body.client_secret;
@@ -240,15 +242,16 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
     if (header?.startsWith('Basic ')) {
       const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
-      if (colon === -1) return false;
+      if (colon === -1) return null;
       try {
         id = decodeURIComponent(decoded.slice(0, colon));
         secret = decodeURIComponent(decoded.slice(colon + 1));
       } catch {
-        return false;
+        return null;
       }
     }
-    return id === state.application.clientId && secret === state.application.clientSecret;
+    const app = typeof id === 'string' ? state.applications.get(id) : undefined;
+    return app && secret === app.clientSecret ? app : null;
   };
 
   const oauthError = (reply: FastifyReply, status: number, error: string, description?: string) =>
@@ -257,11 +260,12 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
   const token = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     const body = (request.body ?? {}) as Record<string, unknown>;
-    if (!clientIsValid(request)) return oauthError(reply, 401, 'invalid_client');
+    const client = authenticatedClient(request);
+    if (!client) return oauthError(reply, 401, 'invalid_client');
 
     if (body.grant_type === 'authorization_code') {
       const code = typeof body.code === 'string' ? state.codes.get(body.code) : undefined;
-      if (!code || code.clientId !== state.application.clientId || code.expiresAt <= state.now()) {
+      if (!code || code.clientId !== client.clientId || code.expiresAt <= state.now()) {
         if (code) state.codes.delete(code.code);
         return oauthError(reply, 400, 'invalid_grant', 'Invalid "code" in request.');
       }
@@ -276,7 +280,7 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
 
     if (body.grant_type === 'refresh_token') {
       const old = typeof body.refresh_token === 'string' ? state.grantsByRefreshToken.get(body.refresh_token) : undefined;
-      if (!old || old.revoked || old.clientId !== state.application.clientId) {
+      if (!old || old.revoked || old.clientId !== client.clientId) {
         return oauthError(reply, 400, 'invalid_grant', 'Invalid "refresh_token" in request.');
       }
       // Rotation: the old pair dies the moment the new one exists.
@@ -289,10 +293,11 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
 
   const revoke = async (request: FastifyRequest, reply: FastifyReply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
-    if (!clientIsValid(request)) return oauthError(reply, 401, 'invalid_client');
+    const client = authenticatedClient(request);
+    if (!client) return oauthError(reply, 401, 'invalid_client');
     const value = typeof body.token === 'string' ? body.token : '';
     const grant = state.grantsByAccessToken.get(value) ?? state.grantsByRefreshToken.get(value);
-    if (grant && grant.clientId === state.application.clientId) {
+    if (grant && grant.clientId === client.clientId) {
       revokeGrant(state, grant);
       // Revoking de-authorizes the app for that person, so the next login shows consent again.
       state.approvals.delete(approvalKey(grant.userId, grant.clientId));
@@ -306,16 +311,24 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
     if (caller.kind !== 'bearer') throw unauthorized();
     const { grant, user } = caller;
     return {
-      application: applicationInfo(state),
+      application: applicationInfo(state.applications.get(grant.clientId) ?? state.application),
       scopes: grant.scopes,
       expires: discordTimestamp(grant.expiresAt),
       ...(grant.scopes.includes('identify') ? { user: toCurrentUser(user, false) } : {}),
     };
   };
 
+  /** GET /applications/@me (and the older /oauth2/applications/@me): the application whose bot token this is, with its bot user. */
   const currentApplication = async (request: FastifyRequest) => {
-    requireBot(state, request);
-    return { ...applicationInfo(state), bot: state.botUser(), owner: null, team: null, flags: applicationFlags(state), approximate_guild_count: [...state.guilds.values()].filter((g) => state.isBotIn(g)).length };
+    const app = requireBot(state, request);
+    return {
+      ...applicationInfo(app),
+      bot: state.botUser(app),
+      owner: null,
+      team: null,
+      flags: applicationFlags(app),
+      approximate_guild_count: state.guildIdsOf(app).length,
+    };
   };
 
   for (const prefix of ['/api', '/api/v10']) {
@@ -327,18 +340,18 @@ export function registerOAuthRoutes(app: FastifyInstance, state: SandboxState): 
   }
 }
 
-function applicationInfo(state: SandboxState) {
-  const app = state.application;
+/** The application as the API shows it; `verify_key` is the hex public key its interactions are signed with. */
+function applicationInfo(app: Application) {
   return {
     id: app.clientId,
-    name: app.name ?? app.botUsername,
-    icon: app.botAvatar ?? null,
-    description: 'Local sandbox application',
+    name: app.name,
+    icon: app.icon,
+    description: app.description,
     summary: '',
     type: null,
     bot_public: true,
     bot_require_code_grant: false,
-    verify_key: '0'.repeat(64),
-    redirect_uris: app.redirectUris ?? [],
+    verify_key: app.key.publicKey,
+    redirect_uris: [...app.redirectUris],
   };
 }

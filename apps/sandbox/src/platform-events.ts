@@ -10,6 +10,7 @@ import type {
   GatewayMessageDeleteBulkDispatchData,
   GatewayMessageDeleteDispatchData,
 } from 'discord-api-types/v10';
+import type { Application } from './applications.ts';
 import type { FixtureChannel } from './fixtures.ts';
 import { gatewayGuild, gatewayMessage } from './gateway-payloads.ts';
 import { toChannel, toGuildMember } from './serializers.ts';
@@ -24,17 +25,24 @@ export interface PlatformEvent {
   guildId: string | null;
   /** Message and reaction events reach only sessions whose bot can see this channel. */
   channelId?: string;
+  /**
+   * Only this application's sessions receive it: what concerns one bot alone (it joined or left a
+   * guild, its DMs, an interaction with it). Otherwise every bot that may see it does.
+   */
+  applicationId?: string;
 }
 
 /** Where the sandbox's state changes are told; the gateway is one. */
 export interface PlatformEventSink {
   /** Queues the event for every session that should receive it; answers how many did. */
   publish(event: PlatformEvent): number;
-  /** Whether a connected or resumable session would receive this guild's events (null: DMs). */
-  reaches(guildId: string | null): boolean;
+  /** Whether a connected or resumable session of the application would receive this guild's events (null: DMs). */
+  reaches(guildId: string | null, applicationId: string): boolean;
+  /** The application's token was revoked or reset, or the application is gone: its sessions end (4004). */
+  revoked(applicationId: string): void;
 }
 
-export const NO_EVENTS: PlatformEventSink = { publish: () => 0, reaches: () => false };
+export const NO_EVENTS: PlatformEventSink = { publish: () => 0, reaches: () => false, revoked: () => undefined };
 
 type MessageEvent = GatewayDispatchEvents.MessageCreate | GatewayDispatchEvents.MessageUpdate;
 
@@ -59,10 +67,10 @@ export function publishMessagesDeleted(state: SandboxState, guildId: string, cha
   state.events.publish({ t: GatewayDispatchEvents.MessageDeleteBulk, d, guildId, channelId });
 }
 
-/** The bot's own message in a DM channel: DM events carry no guild and go to shard 0. */
-export function publishDirectMessage(state: SandboxState, message: APIMessage): void {
+/** A bot's own message in its DM channel: DM events carry no guild, go to shard 0, and only to that bot. */
+export function publishDirectMessage(state: SandboxState, app: Application, message: APIMessage): void {
   const d = gatewayMessage(state, null, message, ChannelType.DM);
-  state.events.publish({ t: GatewayDispatchEvents.MessageCreate, d, guildId: null });
+  state.events.publish({ t: GatewayDispatchEvents.MessageCreate, d, guildId: null, applicationId: app.clientId });
 }
 
 type ChannelEvent = GatewayDispatchEvents.ChannelCreate | GatewayDispatchEvents.ChannelUpdate | GatewayDispatchEvents.ChannelDelete;
@@ -72,14 +80,15 @@ export function publishChannel(state: SandboxState, t: ChannelEvent, guild: Guil
   state.events.publish({ t, d, guildId: guild.id });
 }
 
-export function publishGuildCreate(state: SandboxState, guild: GuildState): void {
-  state.events.publish({ t: GatewayDispatchEvents.GuildCreate, d: gatewayGuild(state, guild), guildId: guild.id });
+/** The bot joined the guild: only its own sessions hear of it this way. */
+export function publishGuildCreate(state: SandboxState, guild: GuildState, app: Application): void {
+  state.events.publish({ t: GatewayDispatchEvents.GuildCreate, d: gatewayGuild(state, guild, app), guildId: guild.id, applicationId: app.clientId });
 }
 
 /** The bot left or was removed: `unavailable` is absent, which is how clients tell it from an outage. */
-export function publishGuildDelete(state: SandboxState, guildId: string): void {
+export function publishGuildDelete(state: SandboxState, guildId: string, app: Application): void {
   const d: GatewayGuildDeleteDispatchData = { id: guildId };
-  state.events.publish({ t: GatewayDispatchEvents.GuildDelete, d, guildId });
+  state.events.publish({ t: GatewayDispatchEvents.GuildDelete, d, guildId, applicationId: app.clientId });
 }
 
 type RoleEvent = GatewayDispatchEvents.GuildRoleCreate | GatewayDispatchEvents.GuildRoleUpdate;
@@ -106,9 +115,14 @@ export function publishMemberRemove(state: SandboxState, guild: GuildState, user
   state.events.publish({ t: GatewayDispatchEvents.GuildMemberRemove, d, guildId: guild.id });
 }
 
-/** A member's click or submit, for an application without an interactions endpoint URL. */
+/** A member's click or submit, for an application without an interactions endpoint URL: to that application only. */
 export function publishInteraction(state: SandboxState, record: InteractionRecord): number {
-  return state.events.publish({ t: GatewayDispatchEvents.InteractionCreate, d: structuredClone(record.payload), guildId: record.guildId });
+  return state.events.publish({
+    t: GatewayDispatchEvents.InteractionCreate,
+    d: structuredClone(record.payload),
+    guildId: record.guildId,
+    applicationId: record.applicationId,
+  });
 }
 
 export function publishAuditLogEntry(state: SandboxState, guildId: string, entry: APIAuditLogEntry): void {

@@ -1,5 +1,6 @@
 import { GatewayDispatchEvents, PermissionFlagsBits, ReactionType } from 'discord-api-types/v10';
 import type {
+  APIMessage,
   APIReaction,
   GatewayMessageReactionAddDispatchData,
   GatewayMessageReactionRemoveAllDispatchData,
@@ -57,6 +58,21 @@ function syncReactions(state: SandboxState, stored: StoredMessage): void {
       burst_colors: [],
     }),
   );
+}
+
+/**
+ * The message as one bot reads it over REST: `reactions[].me` says whether that bot reacted (the
+ * stored copy says it for the main bot).
+ */
+export function messageSeenBy(state: SandboxState, message: APIMessage, botUserId: string): APIMessage {
+  const copy = structuredClone(message);
+  if (botUserId === state.botUserId || !copy.reactions) return copy;
+  const entries = state.reactions.get(message.id) ?? [];
+  for (const reaction of copy.reactions) {
+    const entry = entries.find((e) => sameEmoji(e.emoji, reaction.emoji as ReactionEmoji));
+    reaction.me = entry?.userIds.includes(botUserId) ?? false;
+  }
+  return copy;
 }
 
 function base(stored: StoredMessage) {

@@ -12,10 +12,12 @@ import type {
   RoleFlags,
   UserFlags,
 } from 'discord-api-types/v10';
-import { createApplicationKey } from './application-key.ts';
+import { applicationKeyFromSeed, createApplicationKey } from './application-key.ts';
 import type { ApplicationKey } from './application-key.ts';
+import { applicationFromFixture, newBotToken, newClientSecret } from './applications.ts';
+import type { Application } from './applications.ts';
 import type { FormErrorTree } from './errors.ts';
-import type { FixtureApplication, FixtureChannel, FixtureGuild, FixtureUser, Fixtures } from './fixtures.ts';
+import type { FixtureApplication, FixtureChannel, FixtureGuild, FixtureUser, Fixtures, PrivilegedIntentSettings } from './fixtures.ts';
 import { NO_EVENTS } from './platform-events.ts';
 import type { PlatformEventSink } from './platform-events.ts';
 import { basePermissions, channelPermissions } from './permissions.ts';
@@ -34,7 +36,7 @@ export interface MemberState {
   flags: number;
 }
 
-export interface GuildState extends Omit<FixtureGuild, 'members' | 'botMember'> {
+export interface GuildState extends Omit<FixtureGuild, 'members' | 'botMember' | 'whiteLabelBots'> {
   members: Map<string, MemberState>;
 }
 
@@ -91,6 +93,8 @@ export interface OpenModal {
   channelId: string;
   /** The message whose component opened it; Discord carries it into the submit interaction. */
   messageId: string | null;
+  /** The application that opened it: the submit goes to it. */
+  applicationId: string;
   customId: string;
   title: string;
   components: APIModalInteractionResponseCallbackComponent[];
@@ -108,6 +112,8 @@ export interface InteractionProblem {
 export interface InteractionRecord {
   id: string;
   token: string;
+  /** The application it is for: the one whose bot posted the message acted on (or that opened the modal). */
+  applicationId: string;
   type: InteractionType.MessageComponent | InteractionType.ModalSubmit;
   guildId: string;
   channelId: string;
@@ -211,7 +217,10 @@ export class SandboxState {
   readonly now: () => number;
   readonly nextId: () => string;
 
-  application!: FixtureApplication;
+  /** The product's own application (the main bot). */
+  application!: Application;
+  /** Every application by client id, the main one included. */
+  applications = new Map<string, Application>();
   users = new Map<string, FixtureUser>();
   guilds = new Map<string, GuildState>();
   codes = new Map<string, AuthorizationCode>();
@@ -231,8 +240,8 @@ export class SandboxState {
   interactionTokens = new Map<string, string>();
   /** By message id; never listed in a channel, only shown to their member. */
   ephemeralMessages = new Map<string, EphemeralMessage>();
-  /** The bot's DM channels: channel id → the user it reaches. */
-  dmChannels = new Map<string, string>();
+  /** The bots' DM channels: channel id → the user it reaches and the application whose bot it is. */
+  dmChannels = new Map<string, { recipientId: string; applicationId: string }>();
   /** What the bot sent users directly, oldest first. */
   directMessages: DirectMessage[] = [];
   /** By user id: a member sees at most one modal at a time. */
@@ -247,6 +256,8 @@ export class SandboxState {
   acknowledgementWaiters = new Map<string, () => void>();
   /** Generated once per sandbox and kept across resets, as a product is configured with it at start-up. */
   readonly applicationKey: ApplicationKey = createApplicationKey();
+  /** Keys made for applications whose fixtures give none, by client id; kept across resets like the main one. */
+  private readonly madeKeys = new Map<string, ApplicationKey>();
   /** Where the product listens; wiring rather than world, so it survives resets too. */
   config: SandboxConfig = { interactionsUrl: null };
   private faultSeq = 0;
@@ -269,11 +280,13 @@ export class SandboxState {
 
   reset(): void {
     const fx = structuredClone(this.fixtures);
-    this.application = fx.application;
+    this.applications = new Map();
+    this.application = this.addApplication(fx.application, false);
+    for (const app of fx.whiteLabelApplications ?? []) this.addApplication(app, true);
     this.users = new Map(fx.users.map((u) => [u.id, u]));
     this.guilds = new Map();
     for (const guild of fx.guilds) {
-      const { members, botMember, ...rest } = guild;
+      const { members, botMember, whiteLabelBots, ...rest } = guild;
       const state: GuildState = { ...rest, members: new Map() };
       for (const m of members) {
         state.members.set(m.userId, {
@@ -289,6 +302,7 @@ export class SandboxState {
         });
       }
       if (botMember) this.addBotMember(state, BOT_JOINED_AT);
+      for (const clientId of whiteLabelBots ?? []) this.addBotMember(state, BOT_JOINED_AT, undefined, this.applications.get(clientId)!);
       this.guilds.set(guild.id, state);
     }
     this.codes.clear();
@@ -312,6 +326,69 @@ export class SandboxState {
     for (const listener of this.resetListeners) listener();
   }
 
+  private addApplication(fixture: FixtureApplication, whiteLabel: boolean): Application {
+    let key: ApplicationKey;
+    if (fixture.privateKey) key = applicationKeyFromSeed(fixture.privateKey);
+    else if (!whiteLabel) key = this.applicationKey;
+    else {
+      key = this.madeKeys.get(fixture.clientId) ?? createApplicationKey();
+      this.madeKeys.set(fixture.clientId, key);
+    }
+    const app = applicationFromFixture(fixture, key, whiteLabel);
+    this.applications.set(app.clientId, app);
+    return app;
+  }
+
+  /**
+   * A new white-label application, as a customer makes one in a developer portal: a new client id
+   * (also its bot user's id), secret, bot token and key. It is gone after a reset.
+   */
+  createApplication(input: { name: string; botUsername?: string; botAvatar?: string | null; icon?: string | null; privilegedIntents?: Partial<PrivilegedIntentSettings> }): Application {
+    const clientId = this.nextId();
+    const fixture: FixtureApplication = {
+      clientId,
+      clientSecret: newClientSecret(),
+      botToken: newBotToken(clientId),
+      botUserId: clientId,
+      botUsername: input.botUsername ?? input.name,
+      botAvatar: input.botAvatar ?? null,
+      name: input.name,
+      icon: input.icon === undefined ? (input.botAvatar ?? null) : input.icon,
+      ...(input.privilegedIntents ? { privilegedIntents: input.privilegedIntents } : {}),
+    };
+    const app = applicationFromFixture(fixture, createApplicationKey(), true);
+    this.applications.set(clientId, app);
+    return app;
+  }
+
+  /** The application whose bot this token belongs to; revoked tokens belong to none. */
+  applicationByToken(token: string): Application | null {
+    for (const app of this.applications.values()) if (app.botToken !== null && app.botToken === token) return app;
+    return null;
+  }
+
+  /** The application whose bot user this is, if it is a bot. */
+  applicationByBotUser(userId: string): Application | null {
+    for (const app of this.applications.values()) if (app.botUserId === userId) return app;
+    return null;
+  }
+
+  /** A new token for the application's bot: the old one stops working at once. */
+  resetBotToken(app: Application): string {
+    app.botToken = newBotToken(app.botUserId);
+    return app.botToken;
+  }
+
+  /** Where the application's interactions are POSTed; null: over its gateway sessions. */
+  interactionsUrlOf(app: Application): string | null {
+    return app.whiteLabel && app.interactionsUrl !== undefined ? app.interactionsUrl : this.config.interactionsUrl;
+  }
+
+  /** Ids of the guilds the application's bot is in, in fixture order. */
+  guildIdsOf(app: Application): string[] {
+    return [...this.guilds.values()].filter((g) => this.isBotIn(g, app)).map((g) => g.id);
+  }
+
   get publicKey(): string {
     return this.applicationKey.publicKey;
   }
@@ -320,14 +397,13 @@ export class SandboxState {
     return this.application.botUserId;
   }
 
-  botUser(): APIUser {
-    const app = this.application;
+  botUser(app: Application = this.application): APIUser {
     return {
       id: app.botUserId,
       username: app.botUsername,
-      discriminator: app.botDiscriminator ?? '0',
+      discriminator: app.botDiscriminator,
       global_name: null,
-      avatar: app.botAvatar ?? null,
+      avatar: app.botAvatar,
       bot: true,
       system: false,
       banner: null,
@@ -340,7 +416,8 @@ export class SandboxState {
 
   /** Any user known to the platform, including the bot, in the shape other users see. */
   publicUser(userId: string): APIUser | null {
-    if (userId === this.botUserId) return this.botUser();
+    const bot = this.applicationByBotUser(userId);
+    if (bot) return this.botUser(bot);
     const user = this.users.get(userId);
     if (!user) return null;
     return {
@@ -359,8 +436,8 @@ export class SandboxState {
     };
   }
 
-  isBotIn(guild: GuildState): boolean {
-    return guild.members.has(this.botUserId);
+  isBotIn(guild: GuildState, app: Application = this.application): boolean {
+    return guild.members.has(app.botUserId);
   }
 
   everyoneRole(guild: GuildState): APIRole | undefined {
@@ -372,8 +449,8 @@ export class SandboxState {
     return basePermissions({ ownerId: guild.owner_id, everyoneRoleId: guild.id, roles: guild.roles }, userId, member?.roles ?? []);
   }
 
-  botChannelPermissions(guild: GuildState, channel: FixtureChannel): bigint {
-    return this.memberChannelPermissions(guild, channel, this.botUserId);
+  botChannelPermissions(guild: GuildState, channel: FixtureChannel, app: Application = this.application): bigint {
+    return this.memberChannelPermissions(guild, channel, app.botUserId);
   }
 
   /** What a member (or the bot) may do in a channel, overwrites included; 0 for non-members. */
@@ -413,18 +490,18 @@ export class SandboxState {
     return [...this.guilds.values()].filter((g) => g.members.has(userId));
   }
 
-  setBotMember(guild: GuildState, member: boolean, permissions?: string): void {
+  setBotMember(guild: GuildState, member: boolean, permissions?: string, app: Application = this.application): void {
     if (member) {
-      if (!this.isBotIn(guild)) this.addBotMember(guild, discordTimestamp(this.now()), permissions);
+      if (!this.isBotIn(guild, app)) this.addBotMember(guild, discordTimestamp(this.now()), permissions, app);
       else if (permissions !== undefined) {
-        const role = this.botRoles(guild)[0];
+        const role = this.botRoles(guild, app)[0];
         if (role) role.permissions = permissions;
       }
       return;
     }
-    guild.members.delete(this.botUserId);
+    guild.members.delete(app.botUserId);
     // Discord deletes the integration role when a bot leaves; overwrites on it go with it.
-    const removed = new Set(this.botRoles(guild).map((r) => r.id));
+    const removed = new Set(this.botRoles(guild, app).map((r) => r.id));
     guild.roles = guild.roles.filter((r) => !removed.has(r.id));
     for (const channel of guild.channels) {
       if (channel.permission_overwrites) {
@@ -433,17 +510,18 @@ export class SandboxState {
     }
   }
 
-  private botRoles(guild: GuildState): APIRole[] {
-    return guild.roles.filter((r) => r.managed && r.tags?.bot_id === this.botUserId);
+  /** The bot's managed (integration) roles in the guild. */
+  botRoles(guild: GuildState, app: Application = this.application): APIRole[] {
+    return guild.roles.filter((r) => r.managed && r.tags?.bot_id === app.botUserId);
   }
 
-  private addBotMember(guild: GuildState, joinedAt: string, permissions?: string): void {
-    let roles = this.botRoles(guild);
+  private addBotMember(guild: GuildState, joinedAt: string, permissions?: string, app: Application = this.application): void {
+    let roles = this.botRoles(guild, app);
     if (roles.length === 0) {
       const position = guild.roles.reduce((max, r) => Math.max(max, r.position), 0) + 1;
       const role: APIRole = {
         id: this.nextId(),
-        name: this.application.botUsername,
+        name: app.botUsername,
         color: 0,
         colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
         hoist: false,
@@ -454,13 +532,13 @@ export class SandboxState {
         managed: true,
         mentionable: false,
         flags: 0 as RoleFlags,
-        tags: { bot_id: this.botUserId },
+        tags: { bot_id: app.botUserId },
       };
       guild.roles.push(role);
       roles = [role];
     }
-    guild.members.set(this.botUserId, {
-      userId: this.botUserId,
+    guild.members.set(app.botUserId, {
+      userId: app.botUserId,
       roles: roles.map((r) => r.id),
       nick: null,
       avatar: null,

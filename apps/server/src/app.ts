@@ -31,12 +31,18 @@ import { ServerDataService } from './services/server/service';
 import { settingsRoutes } from './services/settings/routes';
 import { PanelService } from './services/settings/panel-service';
 import { SettingsService } from './services/settings/service';
+import { WebhookDeliveries } from './services/settings/webhook-deliveries';
+import { WebhookOutbox } from './services/settings/webhook-outbox';
+import { WebhookService } from './services/settings/webhook-service';
 import { supportRoutes } from './services/support/routes';
 import { SupportService } from './services/support/service';
 import { TicketStats } from './services/support/stats';
 import { InteractionService } from './services/support/interactions';
 import { TicketDesk } from './services/support/ticket-desk';
 import { PlatformEvents } from './services/support/platform-events';
+import { createChangeNotices } from './services/deployment/change-notices';
+import { deploymentRoutes } from './services/deployment/routes';
+import { DeploymentService } from './services/deployment/service';
 import { paymentRoutes } from './services/payment/routes';
 import { PaymentService } from './services/payment/service';
 import { StripeEvents } from './services/payment/stripe-events';
@@ -50,6 +56,8 @@ export interface BuildOptions {
   /** An already open database (tests pass a fresh one); otherwise config.databaseUrl is opened. */
   database?: Database;
   cache?: Cache;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: { write(line: string): void };
 }
 
 export interface BuiltApp {
@@ -69,6 +77,7 @@ const SERVICE_ROUTES: Partial<Record<ServiceName, ServiceRoutes>> = {
   support: supportRoutes,
   files: filesRoutes,
   payment: paymentRoutes,
+  deployment: deploymentRoutes,
 };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -84,13 +93,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const guilds = new GuildAccess(platform);
   const settings = new SettingsService(database.db, guilds);
   const files = new FilesService(database.db, createFileStorage(config), settings, resolver, config);
-  const support = new SupportService(database.db, database.engine, platform, files);
+  const webhookDeliveries = new WebhookDeliveries(database.db, config);
+  // Ticket and message changes queue their webhook deliveries in their own transactions.
+  const support = new SupportService(database.db, database.engine, platform, files, new WebhookOutbox());
   const desk = new TicketDesk(database.db, settings, support, platform, guilds, config);
   const serverData = new ServerDataService(database.db, platform, resolver);
   const stripe = createStripe(config.payment.stripe);
   const paypal = new PaypalClient(config.payment.paypal);
   const paypalPayments = new PaypalPayments(database.db, config, paypal);
   const payments = new PaymentService(database.db, config, stripe, (serverId, icon) => platform.iconUrl(serverId, icon), paypalPayments);
+  // White-label bot changes, for the bot runners: in process, and on Redis pub/sub when configured.
+  const whitelabelChanges = createChangeNotices(config.redisUrl);
   const services: Services = {
     auth,
     serverData,
@@ -119,10 +132,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     subscriptionActions: new SubscriptionActions(database.db, stripe, resolver, payments, paypalPayments),
     planChanges: new PlanChanges(database.db, config, stripe, payments, paypalPayments, paypal),
     paypalPayments,
+    whitelabelChanges,
+    deployment: new DeploymentService({
+      db: database.db,
+      platform: config.platform,
+      encryptionKey: config.encryptionKey,
+      avatarUrl: (userId, hash) => platform.avatarUrl(userId, hash),
+      notices: whitelabelChanges,
+    }),
+    webhooks: new WebhookService(database.db, config, webhookDeliveries),
+    webhookDeliveries,
   };
 
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, redact: ['req.headers.authorization'] },
+    // Bot tokens (white-label) travel in bodies and answers: never logged, whatever logs them.
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.body.token', 'body.token', 'token', '*.token', 'elements[*].token'],
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: 'x-request-id',
@@ -131,6 +162,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors: answerFrameworkError,
   });
   app.decorateRequest('caller', null);
+  whitelabelChanges.onError((err) => app.log.warn({ err }, 'a white-label change notice could not be published'));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const webDir = config.webDir && existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : null;
@@ -244,6 +276,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       await app.close();
       platform.destroy();
       await cache.close();
+      await whitelabelChanges.close();
       await redis?.quit();
       if (!options.database) await database.destroy();
     },

@@ -95,6 +95,21 @@ export const SANDBOX_STRIPE = { secretKey: 'sk_test_sandbox_4eC39HqLyjWDarjtT1zd
 /** Demo mode: the sandbox's PayPal stand-in (apps/sandbox, /paypal). */
 export const SANDBOX_PAYPAL = { clientId: 'sandbox-paypal-client-id', clientSecret: 'sandbox-paypal-client-secret', webhookId: '0SANDBOXWEBHOOK1P' } as const;
 
+/** Outgoing webhooks (Enterprise): what endpoints may be, and how deliveries are made. */
+export interface WebhooksConfig {
+  /**
+   * Endpoints may be on private, loopback, link-local or otherwise reserved addresses
+   * (WEBHOOKS_ALLOW_PRIVATE; on by default in demo mode only, and in tests).
+   */
+  allowPrivate: boolean;
+  /** Endpoints may use plain http (WEBHOOKS_ALLOW_HTTP; on by default in demo mode only, and in tests). */
+  allowHttp: boolean;
+  /** How long one attempt may take, connecting and answering (WEBHOOKS_TIMEOUT_MS, default 10 s). */
+  timeoutMs: number;
+  /** How often due deliveries are looked for (WEBHOOKS_INTERVAL_MS, default 5 s); the queue itself is in the database. */
+  intervalMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -135,6 +150,7 @@ export interface Config {
   trustProxy: boolean;
   files: FilesConfig;
   payment: PaymentConfig;
+  webhooks: WebhooksConfig;
 }
 
 type Env = Record<string, string | undefined>;
@@ -152,6 +168,13 @@ function int(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw !== 'true' && raw !== 'false') throw new Error(`${name} must be true or false, got "${raw}"`);
+  return raw === 'true';
 }
 
 function list(raw: string | undefined): string[] {
@@ -292,6 +315,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
         : null,
     },
     payment: paymentConfig(env, demo),
+    webhooks: {
+      allowPrivate: flag(env, 'WEBHOOKS_ALLOW_PRIVATE', demo),
+      allowHttp: flag(env, 'WEBHOOKS_ALLOW_HTTP', demo),
+      timeoutMs: Math.max(1, int(env, 'WEBHOOKS_TIMEOUT_MS', 10_000)),
+      intervalMs: Math.max(100, int(env, 'WEBHOOKS_INTERVAL_MS', 5_000)),
+    },
     ...overrides,
   };
   if (!overrides.encryptionKey) config.encryptionKey = encryptionKey(env, config.dataDir, config.demo);

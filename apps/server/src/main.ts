@@ -20,6 +20,7 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   const purge = setInterval(() => {
     void built.services.auth.purgeExpiredSessions().catch(() => undefined);
     void built.services.events.prune().catch(() => undefined);
+    void built.services.webhookDeliveries.prune().catch(() => undefined);
   }, 3600_000);
   purge.unref();
   // Retention is computed from stored timestamps: a sweep missed while the process was down is made up by the next one.
@@ -40,12 +41,26 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   const lapsing = config.services.includes('payment') ? setInterval(endLapsed, 600_000) : undefined;
   lapsing?.unref();
   if (lapsing) endLapsed();
+  // Webhook deliveries wait in the database (the outbox): what fell due while the process was down goes now.
+  let sending = false;
+  const sendWebhooks = () => {
+    if (sending) return;
+    sending = true;
+    void built.services.webhookDeliveries
+      .runDue()
+      .catch((error: unknown) => built.app.log.warn({ err: error }, 'webhook deliveries failed'))
+      .finally(() => (sending = false));
+  };
+  const webhooks = config.services.includes('settings') ? setInterval(sendWebhooks, config.webhooks.intervalMs) : undefined;
+  webhooks?.unref();
+  if (webhooks) sendWebhooks();
   let closing: Promise<void> | null = null;
   const close = () => {
     clearInterval(purge);
     clearInterval(lapsing);
     clearInterval(sweep);
     clearInterval(automation);
+    clearInterval(webhooks);
     return (closing ??= built.close());
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -8,6 +8,7 @@ import { serverDataCalls } from './server-data';
 import type { ServiceName } from './services';
 import { settingsCalls } from './settings';
 import { supportCalls } from './support';
+import { webhookCalls } from './webhooks';
 
 /**
  * The calls of each service base, keyed by operationId. Every base also answers `healthCalls`,
@@ -16,7 +17,8 @@ import { supportCalls } from './support';
 export const serviceCalls = {
   authentication: authCalls,
   server: serverDataCalls,
-  settings: settingsCalls,
+  // Outgoing webhooks are server settings: the same base.
+  settings: { ...settingsCalls, ...webhookCalls },
   support: supportCalls,
   files: filesCalls,
   payment: paymentCalls,

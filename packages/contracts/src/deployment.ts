@@ -28,6 +28,12 @@ export const WhitelabelEntry = z.object({
   status: WhitelabelStatus,
   statusMessage: z.string().nullable().optional().describe('Why the bot is not running, e.g. why it failed'),
   clientId: Snowflake.describe('Application id, for the bot’s invite link'),
+  revision: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe('Goes up with every change the runner must act on (set up, new token, start, removal); a status report may name the revision it is about'),
   token: BotToken.optional().describe('Only with includeToken, for the bot runner'),
 });
 export type WhitelabelEntry = z.infer<typeof WhitelabelEntry>;
@@ -50,9 +56,44 @@ const IncludeToken = BooleanQuery.optional().describe('Include bot tokens (platf
 
 export const WhitelabelListQuery = PageQuery.extend({
   includeToken: IncludeToken,
-  shardId: z.coerce.number().int().min(0).optional().describe('Only the bots assigned to this runner shard'),
+  shardId: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Only the bots of servers on this shard: (serverId >> 22) % shardCount = shardId, the platform’s own formula; needs shardCount'),
+  shardCount: z.coerce.number().int().min(1).max(65_536).optional().describe('How many shards the runners split the servers into (their SHARD_COUNT)'),
 });
 export type WhitelabelListQuery = z.infer<typeof WhitelabelListQuery>;
+
+/** What the runner reports of a bot: it is the one that knows whether the bot is connected. */
+export const WhitelabelStatusReport = z
+  .object({
+    status: WhitelabelStatus,
+    reason: z.string().trim().max(500).nullable().optional().describe('Why it is not running (shown to the server’s admins); required with Failed'),
+    revision: z.number().int().min(1).optional().describe('The revision of the bot this report is about; a report about an older one is refused (409)'),
+  })
+  .refine((r) => r.status !== 'Failed' || (r.reason ?? '') !== '', { message: 'A failed bot needs a reason', path: ['reason'] });
+export type WhitelabelStatusReport = z.infer<typeof WhitelabelStatusReport>;
+
+/**
+ * Published by the deployment service whenever a white-label bot is set up, changed, started,
+ * removed or reported on, so the runners act at once instead of waiting for their next poll. The
+ * notice carries no token: a runner reads the bot (`POST /whitelabel/bulk?includeToken=true`) when
+ * it needs one. In process it is an event; with REDIS_URL it is also published on Redis, on
+ * WHITELABEL_CHANGES_CHANNEL, as this object in JSON.
+ */
+export const WhitelabelChangeNotice = z.object({
+  serverId: Snowflake,
+  change: z.enum(['created', 'updated', 'started', 'deleted', 'status']),
+  status: WhitelabelStatus,
+  revision: z.number().int().min(1),
+  at: z.string().describe('ISO-8601 time of the change'),
+});
+export type WhitelabelChangeNotice = z.infer<typeof WhitelabelChangeNotice>;
+
+/** The Redis pub/sub channel of WhitelabelChangeNotice. */
+export const WHITELABEL_CHANGES_CHANNEL = 'deployment:whitelabel-changes';
 
 export const deploymentCalls = {
   getWhitelabels: defineCall({
@@ -109,5 +150,14 @@ export const deploymentCalls = {
     params: ServerIdParams,
     response: WhitelabelEntry,
     status: 202,
+  }),
+  updateWhitelabelStatus: defineCall({
+    method: 'PUT',
+    path: '/whitelabel/:serverId/status',
+    summary: 'The bot runner reports whether the bot is running, starting, stopped or failed (and why)',
+    params: ServerIdParams,
+    body: WhitelabelStatusReport,
+    response: null,
+    status: 204,
   }),
 };

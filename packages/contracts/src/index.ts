@@ -11,4 +11,5 @@ export * from './files';
 export * from './support';
 export * from './payment';
 export * from './deployment';
+export * from './webhooks';
 export * from './calls';

@@ -17,6 +17,8 @@ import { platformEventsMigration } from './migrations/0013-platform-events';
 import { paymentsMigration } from './migrations/0014-payments';
 import { planChangesMigration } from './migrations/0015-plan-changes';
 import { providerCatalogMigration } from './migrations/0016-provider-catalog';
+import { whitelabelBotsMigration } from './migrations/0017-whitelabel-bots';
+import { webhooksMigration } from './migrations/0018-webhooks';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -36,6 +38,8 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0014-payments': paymentsMigration,
   '0015-plan-changes': planChangesMigration,
   '0016-provider-catalog': providerCatalogMigration,
+  '0017-whitelabel-bots': whitelabelBotsMigration,
+  '0018-webhooks': webhooksMigration,
 };
 
 /**

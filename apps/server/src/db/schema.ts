@@ -257,8 +257,11 @@ export interface DB {
   checkout_sessions: CheckoutSessionsTable;
   plan_changes: PlanChangesTable;
   provider_catalog: ProviderCatalogTable;
+  whitelabel_bots: WhitelabelBotsTable;
   payment_events: PaymentEventsTable;
   receipts: ReceiptsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 /** A ticket's close waiting for the subject's close delay (migration 0006). */
@@ -359,6 +362,34 @@ export interface ProviderCatalogTable {
   created_at: string;
 }
 
+/** A server's white-label bot (migration 0017); a removed one stays, stopped, without its token. */
+export interface WhitelabelBotsTable {
+  server_id: string;
+  /** server_id >> 22: the runner shard is shard_key % shardCount. */
+  shard_key: number;
+  /** The bot user's id. */
+  user_id: string;
+  /** The application's id. */
+  client_id: string;
+  name: string;
+  /** The bot user's avatar hash. */
+  avatar: string | null;
+  /** The application's Ed25519 public key (hex), which its interactions are signed with. */
+  public_key: string;
+  /** AES-256-GCM sealed bot token; null once removed. */
+  token_sealed: string | null;
+  activity: string | null;
+  /** NotRunning, Starting, Running or Failed */
+  status: string;
+  status_message: string | null;
+  status_at: string;
+  revision: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
 /** A provider's webhook event, kept so it is applied once (migration 0014). */
 export interface PaymentEventsTable {
   provider: string;
@@ -388,4 +419,50 @@ export interface ReceiptsTable {
   /** round(2 % of the amount), SPEC §9 */
   carbon_removal_cents: number;
   created_at: string;
+}
+
+/** A server's outgoing webhook endpoint (migration 0018). */
+export interface WebhookEndpointsTable {
+  id: string;
+  server_id: string;
+  url: string;
+  description: string | null;
+  /** JSON text: the event types it takes. */
+  events: string;
+  enabled: number;
+  /** AES-256-GCM sealed signing secret. */
+  secret: string;
+  /** The secret's prefix and last four characters, to tell secrets apart. */
+  secret_hint: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event for one endpoint, from the outbox write to its last attempt (migration 0018). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  endpoint_id: string;
+  server_id: string;
+  /** The event's id, the body's `id` and the Webhook-Id header: kept by a redelivery. */
+  event_id: string;
+  event_type: string;
+  /** The JSON body exactly as signed and sent. */
+  payload: string;
+  /** pending, delivered or failed */
+  status: string;
+  attempts: number;
+  /** JSON text: every attempt (attemptedAt, statusCode, error, durationMs). */
+  history: string;
+  next_attempt_at: string | null;
+  first_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  /** A runner holds the delivery until then (its lease), under its own token. */
+  claimed_until: string | null;
+  claim_token: string | null;
+  redelivery_of: string | null;
+  created_at: string;
+  updated_at: string;
 }

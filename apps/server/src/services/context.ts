@@ -5,6 +5,8 @@ import type { AuthResolver } from '../http/route';
 import type { Cache } from '../platform/cache';
 import type { PlatformClient } from '../platform/discord';
 import type { AuthService } from './authentication/service';
+import type { ChangeNotices } from './deployment/change-notices';
+import type { DeploymentService } from './deployment/service';
 import type { FilesService } from './files/service';
 import type { PlanChanges } from './payment/change-plan';
 import type { PaymentService } from './payment/service';
@@ -14,6 +16,8 @@ import type { SubscriptionActions } from './payment/subscription-actions';
 import type { ServerDataService } from './server/service';
 import type { PanelService } from './settings/panel-service';
 import type { SettingsService } from './settings/service';
+import type { WebhookDeliveries } from './settings/webhook-deliveries';
+import type { WebhookService } from './settings/webhook-service';
 import type { SupportService } from './support/service';
 import type { TicketStats } from './support/stats';
 import type { InteractionService } from './support/interactions';
@@ -36,6 +40,12 @@ export interface Services {
   subscriptionActions: SubscriptionActions;
   planChanges: PlanChanges;
   paypalPayments: PaypalPayments;
+  deployment: DeploymentService;
+  /** White-label bot changes, for the bot runners (see deployment/change-notices.ts). */
+  whitelabelChanges: ChangeNotices;
+  /** Outgoing webhooks (Enterprise): endpoints and deliveries, and the job runner that sends them. */
+  webhooks: WebhookService;
+  webhookDeliveries: WebhookDeliveries;
 }
 
 /** Everything a service's routes need, built once per app. */

@@ -170,6 +170,42 @@ const stripeEvent = () => {
   const payload = JSON.stringify({ id: fresh('evt_matrix'), object: 'event', type: 'customer.created', created: Math.floor(Date.now() / 1000), data: { object: { id: 'cus_matrix', object: 'customer' } } });
   return { raw: { payload, headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET }) } } };
 };
+/** Where the samples' webhook endpoints point: nothing listens there, so an attempt fails at once. */
+const HOOK_URL = 'http://127.0.0.1:9/matrix-hook';
+/** An endpoint of A and one of B, each with a failed delivery, made once (by the operator) and kept for the rows that read or resend. */
+const webhookRecords = new WeakMap<World, Promise<Record<'a' | 'b', { endpointId: string; deliveryId: string }>>>();
+const webhooksOf = (w: World) => {
+  let records = webhookRecords.get(w);
+  if (!records) {
+    const make = async (server: string) => {
+      const { endpointId } = await w.expect<{ endpointId: string }>(201, 'POST', `/api/settings/servers/${server}/webhooks`, { url: HOOK_URL, events: ['ticket.closed'] });
+      const at = new Date().toISOString();
+      const deliveryId = fresh('matrix-delivery');
+      await w.ctx.built.database.db
+        .insertInto('webhook_deliveries')
+        .values({ id: deliveryId, endpoint_id: endpointId, server_id: server, event_id: fresh('evt_matrix'), event_type: 'ticket.closed', payload: '{}', status: 'failed', attempts: 1, history: '[]', next_attempt_at: null, first_attempt_at: at, last_attempt_at: at, last_status_code: 500, last_error: null, delivered_at: null, claimed_until: null, claim_token: null, redelivery_of: null, created_at: at, updated_at: at })
+        .execute();
+      return { endpointId, deliveryId };
+    };
+    records = (async () => ({ a: await make(A), b: await make(B) }))();
+    webhookRecords.set(w, records);
+  }
+  return records;
+};
+const webhookOfA = async (w: World) => ({ endpointId: (await webhooksOf(w)).a.endpointId });
+/** Endpoints the rows made (beyond the kept ones) go again, so the servers stay below their endpoint limit. */
+const tidyWebhooks = async (w: World) => {
+  const { a, b } = await webhooksOf(w);
+  await w.ctx.built.database.db.deleteFrom('webhook_endpoints').where('server_id', 'in', [A, B]).where('id', 'not in', [a.endpointId, b.endpointId]).execute();
+};
+/** The sandbox's white-label application of Study Hall (apps/sandbox/fixtures/demo.json): A's bot in the samples. */
+const WHITELABEL_TOKEN = 'MTEwMDAwMDAwMDAwMDAwMDEwMQ.E--lXY.A3AbhSLdCfjpzJY3v-QUqFoMAqo6qhdTLY5tuE';
+/** A's white-label bot, set up by the operator unless it has one (a row before may have removed it). */
+const whitelabelOfA = async (w: World) => {
+  const found = await w.inject({ method: 'GET', url: `/api/deployment/whitelabel/${A}`, token: w.tokens.operator });
+  if (found.statusCode === 404) await w.expect(201, 'POST', `/api/deployment/whitelabel/${A}`, { token: WHITELABEL_TOKEN });
+  return {};
+};
 
 /**
  * One row per route of the OpenAPI document, keyed "METHOD path" as the document has it.
@@ -245,6 +281,23 @@ const MATRIX: Record<string, Row> = {
   'POST /api/settings/bulk/settings': r('operator', () => ({ body: { ids: [A] } })),
   'POST /api/settings/bulk/subjects': r('operator', (w) => ({ body: { ids: [w.a.subject.subjectId] } })),
   'GET /api/settings/': r('operator'),
+  // settings: outgoing webhooks (Enterprise; A and B are)
+  'GET /api/settings/servers/{serverId}/webhooks': r('admin+'),
+  'POST /api/settings/servers/{serverId}/webhooks': r('admin+', () => ({ body: { url: HOOK_URL, events: ['ticket.opened'] } }), tidyWebhooks),
+  'GET /api/settings/servers/{serverId}/webhooks/{endpointId}': r('admin+', async (w) => ({ params: await webhookOfA(w) })),
+  'PATCH /api/settings/servers/{serverId}/webhooks/{endpointId}': r('admin+', async (w) => ({ params: await webhookOfA(w), body: { description: 'Matrix' } })),
+  'DELETE /api/settings/servers/{serverId}/webhooks/{endpointId}': r(
+    'admin+',
+    async (w) => ({ params: { endpointId: (await w.expect<{ endpointId: string }>(201, 'POST', `/api/settings/servers/${A}/webhooks`, { url: HOOK_URL, events: ['ticket.opened'] })).endpointId } }),
+    tidyWebhooks,
+  ),
+  'POST /api/settings/servers/{serverId}/webhooks/{endpointId}/secret': r('admin+', async (w) => ({ params: await webhookOfA(w) })),
+  'GET /api/settings/servers/{serverId}/webhooks/{endpointId}/deliveries': r('admin+', async (w) => ({ params: await webhookOfA(w), query: page })),
+  'POST /api/settings/servers/{serverId}/webhooks/{endpointId}/test': r('admin+', async (w) => ({ params: await webhookOfA(w) })),
+  'POST /api/settings/servers/{serverId}/webhooks/{endpointId}/deliveries/{deliveryId}/resend': r('admin+', async (w) => {
+    const { a } = await webhooksOf(w);
+    return { params: { endpointId: a.endpointId, deliveryId: a.deliveryId } };
+  }),
 
   // support: the platform's interactions, tickets, messages, statistics, personal tickets
   'POST /api/support/discord': r('open', () => {
@@ -349,6 +402,16 @@ const MATRIX: Record<string, Row> = {
   'POST /api/payment/webhook/paypal': r('open', paypalEvent),
   'POST /api/payment/webhook/stripe/webhook': r('open', stripeEvent),
 
+  // deployment: white-label bots (Enterprise; A is), and the bot runner's calls
+  'GET /api/deployment/whitelabel': r('operator', () => ({ query: { ...page, includeToken: 'true' } })),
+  'POST /api/deployment/whitelabel/bulk': r('operator', () => ({ query: { includeToken: 'true' }, body: { ids: [A] } })),
+  'GET /api/deployment/whitelabel/{serverId}': r('admin', whitelabelOfA),
+  'POST /api/deployment/whitelabel/{serverId}': r('admin', () => ({ body: { token: WHITELABEL_TOKEN, activity: 'Matrix' } })),
+  'PATCH /api/deployment/whitelabel/{serverId}': r('admin', async (w) => ({ ...(await whitelabelOfA(w)), body: { activity: 'Matrix' } })),
+  'DELETE /api/deployment/whitelabel/{serverId}': r('admin', whitelabelOfA),
+  'POST /api/deployment/whitelabel/{serverId}/start': r('admin', whitelabelOfA),
+  'PUT /api/deployment/whitelabel/{serverId}/status': r('operator', async (w) => ({ ...(await whitelabelOfA(w)), body: { status: 'Running' } })),
+
   // every service base answers its health checks
   ...Object.fromEntries(SERVICE_NAMES.flatMap((name) => [[`GET /api/${name}/health`, r('open')], [`GET /api/${name}/health/detailed`, r('open')]])),
 };
@@ -374,6 +437,7 @@ const CROSS_CALLERS = ['admin', 'key', 'operator'] as const satisfies readonly W
 const S = '/api/settings/servers/{serverId}';
 const T = '/api/support/servers/{serverId}/tickets/{ticketId}';
 const bTicket = (w: World) => ({ ticketId: w.b.ticket.ticketId });
+const bWebhook = async (w: World) => ({ params: { endpointId: (await webhooksOf(w)).b.endpointId } });
 const bMessage = (w: World) => ({ ticketId: w.b.ticket.ticketId, messageId: w.b.message.messageId });
 const aTicketBMessage = (w: World) => ({ ticketId: w.a.ticket.ticketId, messageId: w.b.message.messageId });
 const subjectUpdate = (w: World, update: { path: string; operation: string; value: unknown }) => ({
@@ -397,6 +461,21 @@ const PROBES: Probe[] = [
   { route: `PATCH ${S}/panels/{id}`, check: "B's panel in the path", expect: 'notFound', req: (w) => ({ params: { id: w.b.panel.id }, body: draftPanel(w.a.subject.subjectId) }) },
   { route: `DELETE ${S}/panels/{id}`, check: "B's panel in the path", expect: 'notFound', req: (w) => ({ params: { id: w.b.panel.id } }) },
   { route: `POST ${S}/panels/{id}/resend`, check: "B's panel in the path", expect: 'notFound', req: (w) => ({ params: { id: w.b.sentPanel.id } }) },
+  { route: `GET ${S}/webhooks/{endpointId}`, check: "B's webhook endpoint in the path", expect: 'notFound', req: bWebhook },
+  { route: `PATCH ${S}/webhooks/{endpointId}`, check: "B's webhook endpoint in the path", expect: 'notFound', req: async (w) => ({ ...(await bWebhook(w)), body: { enabled: false } }) },
+  { route: `DELETE ${S}/webhooks/{endpointId}`, check: "B's webhook endpoint in the path", expect: 'notFound', req: bWebhook },
+  { route: `POST ${S}/webhooks/{endpointId}/secret`, check: "B's webhook endpoint in the path", expect: 'notFound', req: bWebhook },
+  { route: `GET ${S}/webhooks/{endpointId}/deliveries`, check: "B's webhook endpoint in the path", expect: 'notFound', req: bWebhook },
+  { route: `POST ${S}/webhooks/{endpointId}/test`, check: "B's webhook endpoint in the path", expect: 'notFound', req: bWebhook },
+  {
+    route: `POST ${S}/webhooks/{endpointId}/deliveries/{deliveryId}/resend`,
+    check: "B's delivery under A's endpoint",
+    expect: 'notFound',
+    req: async (w) => {
+      const { a, b } = await webhooksOf(w);
+      return { params: { endpointId: a.endpointId, deliveryId: b.deliveryId } };
+    },
+  },
   { route: `GET ${T}`, check: "B's ticket in the path", expect: 'notFound', req: (w) => ({ params: bTicket(w) }) },
   { route: `PUT ${T}`, check: "B's ticket in the path", expect: 'notFound', req: (w) => ({ params: bTicket(w), body: { ticketName: 'taken-over' } }) },
   { route: `DELETE ${T}`, check: "B's ticket in the path", expect: 'notFound', req: (w) => ({ params: bTicket(w) }) },
@@ -533,6 +612,7 @@ const PROBES: Probe[] = [
     req: (w) => ({ query: { subjectId: w.b.subject.subjectId } }),
     leak: (w) => w.b.template.questionId,
   },
+  { route: `GET ${S}/webhooks`, check: "B's webhook endpoints", expect: 'noLeak', req: () => ({}), leak: () => B },
   { route: 'POST /api/server/servers/bulk', check: "B's id in the list", expect: 'noLeak', callers: ['admin', 'key'], req: () => ({ body: { ids: [B] } }), leak: () => B },
   {
     route: 'GET /api/support/personal/tickets/subjects/{serverId}',

@@ -97,6 +97,9 @@ export function testConfig(sandbox: Sandbox, overrides: Partial<Config> = {}): C
       PAYPAL_CLIENT_SECRET: PAYPAL_CLIENT_SECRET,
       PAYPAL_WEBHOOK_ID: PAYPAL_SANDBOX_WEBHOOK_ID,
       PAYPAL_API_URL: `${sandbox.url}${PAYPAL_PREFIX}`,
+      // Webhook receivers in tests listen on 127.0.0.1 over plain http.
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
+      WEBHOOKS_ALLOW_HTTP: 'true',
     },
     { encryptionKey: randomBytes(32), ...overrides },
   );

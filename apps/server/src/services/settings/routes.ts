@@ -1,6 +1,7 @@
 import { settingsCalls } from '@ticket/contracts';
 import { routesFor, type Caller } from '../../http/route';
 import type { ServiceContext } from '../context';
+import { webhookRoutes } from './webhook-routes';
 
 export async function settingsRoutes({ app, services, resolver }: ServiceContext): Promise<void> {
   const { settings } = services;
@@ -45,4 +46,6 @@ export async function settingsRoutes({ app, services, resolver }: ServiceContext
   call('getSettingsBulk', 'operator', ({ body }) => settings.settingsBulk(body.ids));
   call('getSubjectsBulk', 'operator', ({ body }) => settings.subjectsBulk(body.ids));
   call('getAllSettings', 'operator', ({ query }) => settings.allSettings(query.Page, query.Amount));
+
+  webhookRoutes(app, services.webhooks, resolver);
 }

@@ -32,6 +32,7 @@ import type { PlatformClient } from '../../platform/discord';
 import type { FilesService } from '../files';
 import * as repo from './repository';
 import { highlight, searchTerms } from './search-text';
+import { eventMessage, eventTicket, NO_TICKET_EVENTS, type TicketEvents } from './ticket-events';
 
 type MessageBody = TicketMessageContent;
 type Revision = { content: string; embeds: MessageBody['embeds']; editedAt: string };
@@ -56,6 +57,8 @@ export class SupportService {
     private readonly engine: Engine,
     private readonly platform: PlatformClient,
     private readonly files: FilesService,
+    /** The server's outgoing webhooks, told of each change in its own transaction. */
+    private readonly events: TicketEvents = NO_TICKET_EVENTS,
   ) {}
 
   // --- Shaping --------------------------------------------------------------------------------
@@ -262,7 +265,7 @@ export class SupportService {
         await this.db.transaction().execute(async (trx) => {
           if (await repo.findTicket(trx, ticketId)) throw new BadRequestError(`A ticket with id ${ticketId} already exists`, 'body.ticketId');
           const number = await repo.nextNumber(trx, serverId);
-          await repo.insertTicket(trx, {
+          const ticket: Omit<repo.TicketRow, 'deleted'> = {
             id: ticketId,
             server_id: serverId,
             subject_id: request.subjectId,
@@ -281,7 +284,9 @@ export class SupportService {
             close_force: null,
             last_message_id: null,
             search_key: null,
-          });
+          };
+          await repo.insertTicket(trx, ticket);
+          await this.events.emit(trx, serverId, 'ticket.opened', { ticket: eventTicket({ ...ticket, deleted: 0 }) });
           await repo.addMember(trx, ticketId, request.authorId);
           await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: request.ticketName });
           for (const answer of request.templateAnswers) {
@@ -337,6 +342,10 @@ export class SupportService {
       } else {
         await repo.updateTicket(trx, ticketId, fields);
       }
+      const after = eventTicket({ ...row, ...fields });
+      if (update.assigneeId && update.assigneeId !== row.assignee_id) await this.events.emit(trx, serverId, 'ticket.claimed', { ticket: after });
+      if (update.closure) await this.events.emit(trx, serverId, 'ticket.closed', { ticket: after });
+      else if (update.closure === null && row.state === 'Closed') await this.events.emit(trx, serverId, 'ticket.reopened', { ticket: after });
     });
     return this.get(serverId, ticketId);
   }
@@ -345,6 +354,9 @@ export class SupportService {
   async delete(serverId: string, ticketId: string): Promise<void> {
     await this.ticketIn(serverId, ticketId);
     await this.db.transaction().execute(async (trx) => {
+      const row = await repo.findTicket(trx, ticketId, serverId);
+      if (!row) throw new NotFoundError(`No ticket ${ticketId} in this server`);
+      await this.events.emit(trx, serverId, 'ticket.deleted', { ticket: eventTicket(row) });
       await this.files.deleteTicketFiles(serverId, ticketId, trx);
       await repo.deleteTicket(trx, this.engine, ticketId);
     });
@@ -381,7 +393,7 @@ export class SupportService {
           return;
         }
       }
-      await repo.insertMessage(trx, {
+      const message: repo.MessageRow = {
         id,
         ticket_id: ticketId,
         server_id: serverId,
@@ -394,9 +406,12 @@ export class SupportService {
         deleted: 0,
         deleted_at: null,
         created_at: at,
-      });
+      };
+      await repo.insertMessage(trx, message);
       await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
-      await repo.updateTicket(trx, ticketId, { state: stateAfterMessage(row.state as TicketState, request.messageType), last_activity_at: at, last_message_id: id });
+      const ticket = { ...row, state: stateAfterMessage(row.state as TicketState, request.messageType), last_activity_at: at, last_message_id: id };
+      await repo.updateTicket(trx, ticketId, { state: ticket.state, last_activity_at: at, last_message_id: id });
+      await this.events.emit(trx, serverId, 'message.created', { ticket: eventTicket(ticket), message: eventMessage(message) });
     });
     return this.messageWithReactions(ticketId, id);
   }
