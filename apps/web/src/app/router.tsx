@@ -6,7 +6,7 @@ import { guardRoute } from './route-guards';
 import { NotFoundPage } from './routes/not-found-page';
 import { RouteErrorPage, ScreenErrorPage } from './routes/route-error-page';
 import { SignedInLayout } from './layouts/signed-in-layout';
-import { lazyScreen, premiumResult, staffSection, withArea } from './screens';
+import { lazyScreen, premiumResult, withArea } from './screens';
 
 type RouteFields = Pick<RouteObject, 'id' | 'handle' | 'loader'>;
 
@@ -97,7 +97,7 @@ export const routes: RouteObject[] = [
                     ],
                   },
                   { path: 'panels', ...screen('panels', 'ADMIN'), lazy: lazyScreen('panels') },
-                  { path: 'whitelabel', ...screen('whitelabel', 'ADMIN'), lazy: staffSection('whitelabel') },
+                  { path: 'whitelabel', ...screen('whitelabel', 'ADMIN'), lazy: lazyScreen('whitelabel') },
                   { path: 'api-key', ...screen('apiKey', 'ADMIN'), lazy: lazyScreen('apiKey') },
                   {
                     path: 'premium',

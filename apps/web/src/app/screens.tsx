@@ -2,7 +2,6 @@ import type { ComponentType } from 'react';
 import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
 import { loadLocaleArea } from '@/lib/i18n';
 import type { LocaleArea } from '@/locales/areas';
-import type { StaffFrameSection } from '@/features/staff/components/staff-frame-page';
 import type { PremiumResult } from '@/features/premium/components/premium-result-page';
 
 /** A screen's module, once the messages of its areas (src/locales/areas.ts) are there too. */
@@ -26,11 +25,12 @@ export const SCREENS = {
   subjectSettings: async () =>
     (await withArea(['settings', 'staff'], import('@/features/settings/components/subject-settings-page'))).SubjectSettingsPage,
   panels: async () => (await withArea(['panels', 'staff'], import('@/features/panels/components/panels-page'))).PanelsPage,
+  whitelabel: async () =>
+    (await withArea(['whitelabel', 'staff'], import('@/features/whitelabel/components/whitelabel-page'))).WhitelabelPage,
   apiKey: async () => (await withArea(['apiKey', 'staff'], import('@/features/api-key/components/api-key-page'))).ApiKeyPage,
   premium: async () => (await withArea(['premium', 'staff'], import('@/features/premium/components/premium-page'))).PremiumPage,
   premiumResult: async () =>
     (await withArea(['premium', 'staff'], import('@/features/premium/components/premium-result-page'))).PremiumResultPage,
-  staffFrame: async () => (await withArea('staff', import('@/features/staff/components/staff-frame-page'))).StaffFramePage,
   serverTickets: async () =>
     (await withArea(['tickets', 'staff'], import('@/features/tickets/components/server-tickets-page'))).ServerTicketsPage,
   myTickets: async () =>
@@ -46,15 +46,9 @@ export type ScreenName = keyof typeof SCREENS;
  * `Component`, so routes that show one screen (a list and one of its items) keep one mounted
  * instance between them.
  */
-export const lazyScreen = (name: Exclude<ScreenName, 'staffFrame' | 'premiumResult'>) => async () => {
+export const lazyScreen = (name: Exclude<ScreenName, 'premiumResult'>) => async () => {
   const Screen = (await SCREENS[name]()) as ComponentType;
   return { element: <Screen /> };
-};
-
-/** A route of the staff frame: the same screen, told which section to show. */
-export const staffSection = (section: StaffFrameSection) => async () => {
-  const StaffFramePage = await SCREENS.staffFrame();
-  return { element: <StaffFramePage section={section} /> };
 };
 
 /** A result page of Premium: where the payment provider sends the browser back. */

@@ -3,7 +3,7 @@ import type { UIMatch } from 'react-router';
 /** Who may open a route (SPEC §2, §6). */
 export type AuthLevel = 'open' | 'NOT_AUTHENTICATED' | 'SIGNED_IN' | 'STAFF' | 'ADMIN';
 
-/** The screens of one server that the staff frame shows, one per route (see app/router.tsx). */
+/** The screens of one server below its home, one per route (see app/router.tsx). */
 export type StaffSection =
   | 'settings'
   | 'subject'

@@ -10,6 +10,8 @@ export const LOCALE_AREAS = {
   tickets: ['tickets'],
   /** The staff screens of a server, and the plan and ticket notes the settings, panels and ticket lists share with them. */
   staff: ['staff'],
+  /** The white-label bot of an Enterprise server. */
+  whitelabel: ['whitelabel'],
   /** The API key of an Enterprise server. */
   apiKey: ['apiKey'],
   /** Plans, buying, subscriptions and the payment result pages. */
