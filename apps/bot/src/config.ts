@@ -26,6 +26,10 @@ export interface BotConfig {
   port: number;
   host: string;
   logLevel: string;
+  /** Redis (REDIS_URL), where the API publishes white-label bot changes; null: they are polled only. */
+  redisUrl: string | null;
+  /** How often the white-label bots of this runtime's shards are read again, in ms (WHITELABEL_POLL_MS). */
+  whitelabelPollMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -81,6 +85,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<BotConfig>
     port: int(env, 'BOT_PORT', 3002),
     host: env.HOST ?? '0.0.0.0',
     logLevel: env.LOG_LEVEL ?? 'info',
+    redisUrl: env.REDIS_URL || null,
+    whitelabelPollMs: int(env, 'WHITELABEL_POLL_MS', 5000, 100),
     ...overrides,
   };
   if (!config.botToken) throw new Error('DISCORD_BOT_TOKEN is required: the runtime connects to the gateway as the bot');

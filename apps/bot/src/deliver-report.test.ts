@@ -8,6 +8,7 @@ import { TicketChannels } from './ticket-channels';
 const GUILD = '100';
 const CHANNEL = '200';
 const BOT = '9';
+const WHITELABEL_BOT = '1100000000000000101';
 
 interface Call {
   method: string;
@@ -39,7 +40,7 @@ function setUp(answers: Record<string, number> = {}, auditLog: (() => unknown) |
       return auditLog();
     },
   };
-  const deliver = createDeliver({ api, tickets, rest: rest as never, botUserId: () => BOT, log: memoryLogger().log, auditLogRetryMs: 1 });
+  const deliver = createDeliver({ api, tickets, rest: rest as never, botUserId: () => BOT, isWhitelabelBot: (id) => id === WHITELABEL_BOT, log: memoryLogger().log, auditLogRetryMs: 1 });
   return { deliver, calls, tickets, loads: () => listLoads };
 }
 
@@ -127,6 +128,11 @@ describe('createDeliver', () => {
     const byBot = setUp({}, entry(BOT));
     expect(await byBot.deliver(report)).toEqual({ outcome: 'skipped', reason: 'deleted by the bot' });
     expect(byBot.calls).toEqual([]);
+
+    // The server's white-label bot, which the API speaks as there, deleted it: the API's own doing too.
+    const byWhitelabel = setUp({}, entry(WHITELABEL_BOT));
+    expect(await byWhitelabel.deliver(report)).toEqual({ outcome: 'skipped', reason: 'deleted by the bot' });
+    expect(byWhitelabel.calls).toEqual([]);
   });
 
   it('sends server events as they are, and skips a server the API does not know', async () => {

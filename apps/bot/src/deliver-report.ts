@@ -13,6 +13,8 @@ export interface DeliveryDeps {
   /** The bot's REST client, for the audit log. */
   rest: Pick<REST, 'get'>;
   botUserId(): string | null;
+  /** The white-label bots this runtime runs: the API speaks as them on their servers. */
+  isWhitelabelBot?(userId: string): boolean;
   log: Logger;
   /** Waits before reading the audit log a second time (the entry may trail the event). */
   auditLogRetryMs?: number;
@@ -139,7 +141,7 @@ export function createDeliver(deps: DeliveryDeps): (report: Report) => Promise<D
         const delivery = await onTicket(report, async () => {
           const deletedBy = await channelDeletedBy(deps, report.guildId, report.channelId);
           // The bot deleted it: the API did that itself when it closed the ticket.
-          if (deletedBy !== null && deletedBy === deps.botUserId()) return { outcome: 'skipped', reason: 'deleted by the bot' };
+          if (deletedBy !== null && (deletedBy === deps.botUserId() || deps.isWhitelabelBot?.(deletedBy) === true)) return { outcome: 'skipped', reason: 'deleted by the bot' };
           await api.call('support', supportCalls.handlePlatformEvent, {
             params: { serverId: report.guildId },
             body: { eventId: report.eventId, type: 'channelDeleted', channelId: report.channelId, deletedBy },

@@ -12,6 +12,11 @@ export interface DispatchContext {
   sessionId: string;
   /** The bot's own user id, whose messages the API records itself; null until known. */
   botUserId: string | null;
+  /**
+   * The other bots the API speaks as (the main bot, the white-label bots this runtime runs): their
+   * messages are the API's own too, whichever session sees them.
+   */
+  isOtherOwnBot?(userId: string): boolean;
   ticketChannel(guildId: string, channelId: string): TicketChannelAnswer;
 }
 
@@ -93,6 +98,7 @@ function messageCreated(message: APIMessage & { guild_id?: string }, guildId: st
 export function mapDispatch(payload: GatewayDispatchPayload, ctx: DispatchContext): Report[] {
   // Events without ids of their own are named by where the gateway put them.
   const dispatchId = `${ctx.shardId}:${ctx.sessionId}:${payload.s}`;
+  const ownBot = (userId: string | undefined) => userId !== undefined && ((ctx.botUserId !== null && userId === ctx.botUserId) || ctx.isOtherOwnBot?.(userId) === true);
   const inTicket = (guildId: string | undefined, channelId: string): guildId is string =>
     guildId !== undefined && ctx.ticketChannel(guildId, channelId) !== 'no';
 
@@ -100,14 +106,14 @@ export function mapDispatch(payload: GatewayDispatchPayload, ctx: DispatchContex
     case GatewayDispatchEvents.MessageCreate: {
       const m = payload.d;
       if (!inTicket(m.guild_id, m.channel_id)) return [];
-      if (ctx.botUserId !== null && m.author.id === ctx.botUserId) return [];
+      if (ownBot(m.author.id)) return [];
       const report = messageCreated(m, m.guild_id!);
       return report ? [report] : [];
     }
     case GatewayDispatchEvents.MessageUpdate: {
       const m = payload.d as Partial<APIMessage> & { id: string; channel_id: string; guild_id?: string };
       if (!inTicket(m.guild_id, m.channel_id)) return [];
-      if (ctx.botUserId !== null && m.author?.id === ctx.botUserId) return [];
+      if (ownBot(m.author?.id)) return [];
       // An update without content or embeds (a pin, an unfurl's metadata) changes nothing the ticket shows.
       if (typeof m.content !== 'string' && m.embeds === undefined) return [];
       return [

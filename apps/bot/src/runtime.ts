@@ -15,6 +15,8 @@ import { SessionStore } from './session-store';
 import { openStore } from './store';
 import { TicketApi } from './ticket-api';
 import { TicketChannels } from './ticket-channels';
+import { WhitelabelBots, type WhitelabelSession } from './whitelabel-bots';
+import { listenToWhitelabelChanges } from './whitelabel-notices';
 
 export interface ShardHealth {
   id: number;
@@ -29,6 +31,8 @@ export interface RuntimeHealth {
   shardCount: number | null;
   shards: ShardHealth[];
   queue: SenderStatus;
+  /** The white-label bots this runtime runs, and how they are. */
+  whitelabelBots: WhitelabelSession[];
 }
 
 export interface BotRuntime {
@@ -37,6 +41,8 @@ export interface BotRuntime {
   manager: WebSocketManager;
   queueDepth(): number;
   health(): Promise<RuntimeHealth>;
+  /** The white-label bots of its shards (tests ask it to read them again at once). */
+  whitelabels: WhitelabelBots;
   /** Stops the gateway (keeping its sessions for the next start to resume), the sender and the database. */
   close(): Promise<void>;
 }
@@ -93,7 +99,17 @@ export async function startRuntime(config: BotConfig, options: RuntimeOptions = 
     // The bot's own messages are recorded by the API when it sends them; its id is needed before a resume replays anything.
     // A literal path: Routes.user('@me') is sent as /users/%40me, which not every stand-in decodes.
     let botUserId: string | null = ((await rest.get('/users/@me')) as APIUser).id;
-    const deliver = createDeliver({ api, tickets, rest, botUserId: () => botUserId, log, auditLogRetryMs: options.auditLogRetryMs });
+    // Known once the white-label bots are set up below (a report left from the last run may be sent before).
+    let isWhitelabelUser: (userId: string) => boolean = () => false;
+    const deliver = createDeliver({
+      api,
+      tickets,
+      rest,
+      botUserId: () => botUserId,
+      isWhitelabelBot: (userId) => isWhitelabelUser(userId),
+      log,
+      auditLogRetryMs: options.auditLogRetryMs,
+    });
     const sender = new ReportSender(queue, deliver, { maxDelayMs: config.retryMaxMs, baseDelayMs: options.retryBaseDelayMs, log });
     sender.start();
     cleanups.push(() => sender.stop());
@@ -103,11 +119,9 @@ export async function startRuntime(config: BotConfig, options: RuntimeOptions = 
     const latency = new Map<number, number>();
     const resumable = new Set(sessions.shards().map((s) => s.shardId));
 
-    const handleDispatch = (payload: GatewayDispatchPayload, shardId: number) => {
+    /** What a dispatch tells the runtime itself (of the main bot or a white-label bot): interactions, ticket channels to load. */
+    const observe = (payload: GatewayDispatchPayload) => {
       switch (payload.t) {
-        case GatewayDispatchEvents.Ready:
-          botUserId = payload.d.user.id;
-          break;
         case GatewayDispatchEvents.InteractionCreate:
           void relayInteraction({ api, rest, log }, payload.d);
           break;
@@ -130,11 +144,44 @@ export async function startRuntime(config: BotConfig, options: RuntimeOptions = 
         default:
           break;
       }
+    };
+
+    // White-label bots of this runtime's shards: their own sessions, reported like the main bot's (the API dedups).
+    const whitelabels: WhitelabelBots = new WhitelabelBots({
+      api,
+      discordApiUrl: config.discordApiUrl,
+      shardCount: config.shardCount,
+      shardIds: config.shardIds,
+      pollMs: config.whitelabelPollMs,
+      log,
+      onDispatch: (payload, bot) => {
+        observe(payload);
+        const reports = mapDispatch(payload, {
+          shardId: 0,
+          sessionId: `whitelabel:${bot.serverId}:${bot.sessionId ?? 'none'}`,
+          botUserId: bot.userId,
+          isOtherOwnBot: (userId) => userId === botUserId || whitelabels.isOwnBot(userId),
+          ticketChannel: (guildId, channelId) => tickets.classify(guildId, channelId),
+          // Only its own server's: whether the main bot is in a server is the main bot's to say.
+        }).filter((r) => r.guildId === bot.serverId && !(r.kind === 'serverEvent' && (r.event.type === 'botAdded' || r.event.type === 'botRemoved')));
+        if (reports.length > 0) {
+          queue.enqueue(reports, () => undefined);
+          sender.wake();
+        }
+      },
+    });
+
+    isWhitelabelUser = (userId) => whitelabels.isOwnBot(userId);
+
+    const handleDispatch = (payload: GatewayDispatchPayload, shardId: number) => {
+      if (payload.t === GatewayDispatchEvents.Ready) botUserId = payload.d.user.id;
+      observe(payload);
       const session = sessions.retrieve(shardId);
       const reports = mapDispatch(payload, {
         shardId,
         sessionId: session?.sessionId ?? 'none',
         botUserId,
+        isOtherOwnBot: (userId) => whitelabels.isOwnBot(userId),
         ticketChannel: (guildId, channelId) => tickets.classify(guildId, channelId),
       });
       if (reports.length > 0) {
@@ -197,6 +244,7 @@ export async function startRuntime(config: BotConfig, options: RuntimeOptions = 
         shardCount: config.shardCount ?? (shards.length > 0 ? await manager.getShardCount() : null),
         shards,
         queue: sender.status(),
+        whitelabelBots: whitelabels.list(),
       };
     };
     const server: HealthServer = await startHealthServer({ summary: async () => ({ status: (await health()).status }), detailed: health }, config.port, config.host);
@@ -210,12 +258,21 @@ export async function startRuntime(config: BotConfig, options: RuntimeOptions = 
     await manager.connect();
     log.info({ shards: await manager.getShardIds(), health: server.url }, 'bot runtime started');
 
+    // Its white-label bots: read now and every few seconds, and at once on a change notice (Redis).
+    cleanups.push(() => whitelabels.close());
+    if (config.redisUrl) {
+      const stopListening = listenToWhitelabelChanges(config.redisUrl, (notice) => whitelabels.notice(notice), log);
+      cleanups.push(stopListening);
+    }
+    await whitelabels.start();
+
     let closing: Promise<void> | null = null;
     return {
       healthUrl: server.url,
       manager,
       queueDepth: () => queue.depth(),
       health,
+      whitelabels,
       close: () => (closing ??= cleanUp().then(() => log.info('bot runtime stopped'))),
     };
   } catch (error) {

@@ -37,6 +37,8 @@ export interface ApiAnswer {
 
 export interface CallInput {
   params?: Record<string, string>;
+  /** Query string values (checked against the call's query schema when it has one). */
+  query?: Record<string, string>;
   body?: unknown;
 }
 
@@ -89,7 +91,15 @@ export class TicketApi {
       if (!parsed.success) throw new InvalidReportError(`${call.method} ${call.path}: ${describeIssues(parsed.error.issues)}`);
       body = JSON.stringify(parsed.data);
     }
-    const url = callUrl(this.options.baseUrl, service, call, input.params);
+    let url = callUrl(this.options.baseUrl, service, call, input.params);
+    if (input.query) {
+      if (call.query) {
+        const query = call.query.safeParse(input.query);
+        if (!query.success) throw new InvalidReportError(`${call.method} ${call.path}: ${describeIssues(query.error.issues)}`);
+      }
+      const search = new URLSearchParams(input.query).toString();
+      if (search) url += `?${search}`;
+    }
     let response: Response;
     try {
       response = await this.fetch(url, {

@@ -41,6 +41,7 @@ import { InteractionService } from './services/support/interactions';
 import { TicketDesk } from './services/support/ticket-desk';
 import { PlatformEvents } from './services/support/platform-events';
 import { createChangeNotices } from './services/deployment/change-notices';
+import type { WhitelabelLookup } from './services/deployment';
 import { deploymentRoutes } from './services/deployment/routes';
 import { DeploymentService } from './services/deployment/service';
 import { paymentRoutes } from './services/payment/routes';
@@ -143,6 +144,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     webhooks: new WebhookService(database.db, config, webhookDeliveries),
     webhookDeliveries,
   };
+
+  // Where a server's white-label bot runs, the API speaks there as it (platform/discord.ts); a change notice drops what was known of it.
+  const whitelabels: WhitelabelLookup = services.deployment;
+  await platform.useServerBots({ all: () => whitelabels.runningBots(), of: (serverId) => whitelabels.runningBot(serverId) });
+  whitelabelChanges.subscribe((notice) => void platform.refreshServerBot(notice.serverId));
 
   const app = Fastify({
     // Bot tokens (white-label) travel in bodies and answers: never logged, whatever logs them.

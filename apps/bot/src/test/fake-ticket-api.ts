@@ -9,6 +9,19 @@ export interface Received {
   authorization: string | null;
 }
 
+/** A white-label bot as the fake deployment service keeps it (the token is handed to the runtime). */
+export interface FakeWhitelabel {
+  serverId: string;
+  userId: string;
+  clientId: string;
+  name: string;
+  activity: string | null;
+  status: 'NotRunning' | 'Starting' | 'Running' | 'Failed';
+  statusMessage: string | null;
+  revision: number;
+  token: string;
+}
+
 export interface TicketChannelEntry {
   channelId: string;
   ticketId: string;
@@ -22,6 +35,8 @@ export interface TicketChannelEntry {
 export class FakeTicketApi {
   readonly received: Received[] = [];
   readonly ticketChannels = new Map<string, TicketChannelEntry[]>();
+  /** White-label bots by server id, as the deployment service's list and bulk calls answer them. */
+  readonly whitelabels = new Map<string, FakeWhitelabel>();
   /** The operator keys it accepts (`Admin <key>`); any other answers 401. */
   readonly keys = new Set(['test-operator-key']);
   private app: FastifyInstance | null = null;
@@ -75,6 +90,37 @@ export class FakeTicketApi {
     app.post('/api/support/servers/:serverId/events', async (_request, reply) => reply.code(204).send());
     app.post('/api/files/files/clone', async (_request, reply) => reply.code(201).send({}));
     app.post('/api/support/interactions', async () => ({ type: 4, data: { content: 'Handled by the fake API', flags: 64 } }));
+    const entry = (bot: FakeWhitelabel, includeToken: boolean) => {
+      const { token, ...rest } = bot;
+      return { ...rest, avatarUrl: null, ...(includeToken ? { token } : {}) };
+    };
+    app.get<{ Querystring: Record<string, string> }>('/api/deployment/whitelabel', async (request) => {
+      const { shardId, shardCount, includeToken } = request.query;
+      const page = Number(request.query.Page ?? 1);
+      const amount = Number(request.query.Amount ?? 100);
+      const all = [...this.whitelabels.values()]
+        .filter((b) => shardId === undefined || Number((BigInt(b.serverId) >> 22n) % BigInt(shardCount!)) === Number(shardId))
+        .sort((a, b) => (a.serverId < b.serverId ? -1 : 1));
+      return {
+        page,
+        maxPage: Math.max(1, Math.ceil(all.length / amount)),
+        elements: all.slice((page - 1) * amount, page * amount).map((b) => entry(b, includeToken === 'true')),
+      };
+    });
+    app.post<{ Querystring: Record<string, string>; Body: { ids: string[] } }>('/api/deployment/whitelabel/bulk', async (request) =>
+      request.body.ids.flatMap((id) => (this.whitelabels.has(id) ? [entry(this.whitelabels.get(id)!, request.query.includeToken === 'true')] : [])),
+    );
+    app.put<{ Params: { serverId: string }; Body: { status: FakeWhitelabel['status']; reason?: string | null; revision?: number } }>(
+      '/api/deployment/whitelabel/:serverId/status',
+      async (request, reply) => {
+        const bot = this.whitelabels.get(request.params.serverId);
+        if (!bot) return reply.code(404).send({ statusCode: 404, code: 'not_found', message: 'This server has no white-label bot' });
+        if (request.body.revision !== undefined && request.body.revision !== bot.revision) return reply.code(409).send({ statusCode: 409, code: 'conflict', message: 'revision' });
+        bot.status = request.body.status;
+        bot.statusMessage = request.body.reason ?? null;
+        return reply.code(204).send();
+      },
+    );
     await app.listen({ port, host: '127.0.0.1' });
     const address = app.server.address();
     this.port = typeof address === 'object' && address ? address.port : port;

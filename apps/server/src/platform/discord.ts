@@ -76,7 +76,46 @@ function translate(error: unknown): never {
   throw new UpstreamError('The chat platform could not be reached');
 }
 
+/** The white-label bot may not edit or delete a message another bot sent (the main bot's, before it ran). */
+const notOwnMessage = (refusal: PlatformRefusal) => refusal.code === 50005 || refusal.status === 403;
+
+function stopRest(rest: REST): void {
+  rest.clearHashSweeper();
+  rest.clearHandlerSweeper();
+}
+
 const isStatus = (error: unknown, status: number) => error instanceof DiscordAPIError && error.status === status;
+
+/** A server's own (white-label) bot while it runs: the API speaks on that server as it. */
+export interface ServerBot {
+  token: string;
+  userId: string;
+  /** Changes with every new token or restart: a cached client of an older one is dropped. */
+  revision: number;
+}
+
+/**
+ * Where the API learns which servers' white-label bots run (deployment's WhitelabelLookup). Asked
+ * in the background (at start, on a change notice, every minute), never while a caller waits: a
+ * caller may hold the database (SQLite has one connection) while it writes to the platform.
+ */
+export interface ServerBotSource {
+  /** Every running white-label bot, with its token. */
+  all(): Promise<(ServerBot & { serverId: string })[]>;
+  /** The server's running white-label bot, or null. */
+  of(serverId: string): Promise<ServerBot | null>;
+}
+
+/** How often every running bot is read again, as a safety net for a change notice lost. */
+const SERVER_BOTS_REFRESH_MS = 60_000;
+/** Channels whose server is remembered (to pick the bot that writes there); the oldest are forgotten first. */
+const CHANNEL_MEMORY = 50_000;
+
+interface ServerBotClient {
+  rest: REST;
+  userId: string;
+  revision: number;
+}
 
 export interface PlatformClientOptions {
   config: PlatformConfig;
@@ -91,6 +130,12 @@ export class PlatformClient {
   private readonly config: PlatformConfig;
   private readonly load: Loader;
   private readonly ttl: number;
+  private readonly restOptions: ConstructorParameters<typeof REST>[0];
+  private serverBotSource: ServerBotSource | null = null;
+  private readonly serverBots = new Map<string, ServerBotClient>();
+  private serverBotReads: Promise<void> = Promise.resolve();
+  private serverBotTimer: NodeJS.Timeout | null = null;
+  private readonly channelGuilds = new Map<string, string>();
 
   constructor({ config, load, cacheTtlSeconds }: PlatformClientOptions) {
     this.config = config;
@@ -107,16 +152,93 @@ export class PlatformClient {
       // Pass the platform's Retry-After on as it is.
       offset: 0,
     } as const;
+    this.restOptions = common;
     this.bot = new REST(common).setToken(config.botToken);
     // User-token calls get their own manager so users never queue behind the bot's buckets.
     this.users = new REST({ ...common, authPrefix: 'Bearer' });
   }
 
   destroy(): void {
-    this.bot.clearHashSweeper();
-    this.bot.clearHandlerSweeper();
-    this.users.clearHashSweeper();
-    this.users.clearHandlerSweeper();
+    for (const rest of [this.bot, this.users]) stopRest(rest);
+    if (this.serverBotTimer) clearInterval(this.serverBotTimer);
+    for (const serverId of [...this.serverBots.keys()]) this.setServerBot(serverId, null);
+  }
+
+  // --- Which bot speaks on a server -------------------------------------------------------------
+
+  /**
+   * Where the API learns the servers' running white-label bots: its writes on such a server
+   * (panels, ticket channels, messages, DMs) then go out as that bot, and as the main bot
+   * otherwise. Resolves once they were read a first time.
+   */
+  useServerBots(source: ServerBotSource): Promise<void> {
+    this.serverBotSource = source;
+    if (this.serverBotTimer) clearInterval(this.serverBotTimer);
+    this.serverBotTimer = setInterval(() => void this.refreshServerBots(), SERVER_BOTS_REFRESH_MS);
+    this.serverBotTimer.unref();
+    return this.refreshServerBots();
+  }
+
+  /** Reads every running bot again (a failure keeps what was known). */
+  refreshServerBots(): Promise<void> {
+    return this.readServerBots(async (source) => {
+      const running = await source.all();
+      const seen = new Set<string>();
+      for (const bot of running) {
+        seen.add(bot.serverId);
+        this.setServerBot(bot.serverId, bot);
+      }
+      for (const serverId of [...this.serverBots.keys()]) if (!seen.has(serverId)) this.setServerBot(serverId, null);
+    });
+  }
+
+  /** The server's bot changed (started, stopped, failed, new token, removed): it is read again. */
+  refreshServerBot(serverId: string): Promise<void> {
+    return this.readServerBots(async (source) => this.setServerBot(serverId, await source.of(serverId)));
+  }
+
+  /** The server's white-label bot is not to speak any more (its token was refused), until it is read again. */
+  forgetServerBot(serverId: string): void {
+    this.setServerBot(serverId, null);
+  }
+
+  /** One read at a time, in the order asked: a later change is never overwritten by an earlier read. */
+  private readServerBots(read: (source: ServerBotSource) => Promise<void>): Promise<void> {
+    const source = this.serverBotSource;
+    if (!source) return Promise.resolve();
+    this.serverBotReads = this.serverBotReads.then(() => read(source)).catch(() => undefined);
+    return this.serverBotReads;
+  }
+
+  private setServerBot(serverId: string, bot: ServerBot | null): void {
+    const current = this.serverBots.get(serverId);
+    if (bot && current && current.revision === bot.revision && current.userId === bot.userId) return;
+    if (current) stopRest(current.rest);
+    if (bot) this.serverBots.set(serverId, { rest: new REST(this.restOptions).setToken(bot.token), userId: bot.userId, revision: bot.revision });
+    else this.serverBots.delete(serverId);
+  }
+
+  /** The server's running white-label bot's client, or null (the main bot speaks there). */
+  private serverBot(serverId: string): ServerBotClient | null {
+    return this.serverBots.get(serverId) ?? null;
+  }
+
+  /** Remembers which server a channel is in, so writes there go out as that server's bot. */
+  private rememberChannels(channels: readonly APIChannel[]): void {
+    for (const channel of channels) {
+      const guildId = 'guild_id' in channel ? channel.guild_id : undefined;
+      if (!guildId) continue;
+      this.channelGuilds.delete(channel.id);
+      this.channelGuilds.set(channel.id, guildId);
+    }
+    while (this.channelGuilds.size > CHANNEL_MEMORY) this.channelGuilds.delete(this.channelGuilds.keys().next().value!);
+  }
+
+  /** The client that writes on the server (its white-label bot's, else the main bot's); null server: the main bot. */
+  private async restOf(serverId: string | null | undefined): Promise<{ rest: REST; serverId: string | null }> {
+    if (!serverId) return { rest: this.bot, serverId: null };
+    const bot = this.serverBot(serverId);
+    return bot ? { rest: bot.rest, serverId } : { rest: this.bot, serverId: null };
   }
 
   get authorizeUrl(): string {
@@ -284,8 +406,10 @@ export class PlatformClient {
     );
   }
 
-  getGuildChannels(guildId: string, fresh = false): Promise<APIChannel[]> {
-    return this.load(`guild:${guildId}:channels`, this.ttl, () => this.asBot<APIChannel[]>(Routes.guildChannels(guildId)), fresh);
+  async getGuildChannels(guildId: string, fresh = false): Promise<APIChannel[]> {
+    const channels = await this.load(`guild:${guildId}:channels`, this.ttl, () => this.asBot<APIChannel[]>(Routes.guildChannels(guildId)), fresh);
+    this.rememberChannels(channels);
+    return channels;
   }
 
   getGuildRoles(guildId: string, fresh = false): Promise<APIRole[]> {
@@ -351,10 +475,34 @@ export class PlatformClient {
 
   // --- Messages -------------------------------------------------------------------------------
 
-  /** Bot writes whose refusals the caller words for the user (missing access, unknown emoji…). */
-  private async botWrite<T>(method: 'post' | 'put' | 'patch' | 'delete', route: `/${string}`, body?: unknown): Promise<T> {
+  /**
+   * Bot writes whose refusals the caller words for the user (missing access, unknown emoji…), as
+   * the bot that speaks on `serverId` (the main bot when null). A white-label token the platform
+   * no longer takes (401) drops that bot, and the main bot makes the write instead. `fallback`
+   * says which other refusals of the white-label bot the main bot should try (its own messages).
+   */
+  private async botWrite<T>(
+    method: 'post' | 'put' | 'patch' | 'delete',
+    route: `/${string}`,
+    body?: unknown,
+    serverId?: string | null,
+    fallback?: (refusal: PlatformRefusal) => boolean,
+  ): Promise<T> {
+    const { rest, serverId: speaking } = await this.restOf(serverId);
     try {
-      return (await this.bot[method](route, body === undefined ? {} : { body })) as T;
+      return await this.write<T>(rest, method, route, body);
+    } catch (error) {
+      if (speaking === null) throw error;
+      const revoked = error instanceof PlatformRefusal && error.status === 401;
+      if (revoked) this.forgetServerBot(speaking);
+      if (revoked || (error instanceof PlatformRefusal && fallback?.(error))) return this.write<T>(this.bot, method, route, body);
+      throw error;
+    }
+  }
+
+  private async write<T>(rest: REST, method: 'post' | 'put' | 'patch' | 'delete', route: `/${string}`, body?: unknown): Promise<T> {
+    try {
+      return (await rest[method](route, body === undefined ? {} : { body })) as T;
     } catch (error) {
       if (error instanceof DiscordAPIError && error.status >= 400 && error.status < 500 && error.status !== 429) {
         throw new PlatformRefusal(error.status, Number(error.code), error.message);
@@ -363,55 +511,73 @@ export class PlatformClient {
     }
   }
 
-  postMessage(channelId: string, body: RESTPostAPIChannelMessageJSONBody): Promise<APIMessage> {
-    return this.botWrite<APIMessage>('post', Routes.channelMessages(channelId), body);
+  /** The server a channel is in, as far as this process has seen it (channel lists, channels it made); null: the main bot writes there. */
+  private serverOfChannel(channelId: string, serverId?: string): string | null {
+    return serverId ?? this.channelGuilds.get(channelId) ?? null;
   }
 
-  editMessage(channelId: string, messageId: string, body: RESTPatchAPIChannelMessageJSONBody): Promise<APIMessage> {
-    return this.botWrite<APIMessage>('patch', Routes.channelMessage(channelId, messageId), body);
+  /** Posts in a channel as the bot of its server (`serverId`, else the server the channel is known to be in). */
+  postMessage(channelId: string, body: RESTPostAPIChannelMessageJSONBody, serverId?: string): Promise<APIMessage> {
+    return this.botWrite<APIMessage>('post', Routes.channelMessages(channelId), body, this.serverOfChannel(channelId, serverId));
   }
 
-  async deleteMessage(channelId: string, messageId: string): Promise<void> {
-    await this.botWrite<void>('delete', Routes.channelMessage(channelId, messageId));
+  /** A message the main bot sent before the server's white-label bot ran is edited by the main bot. */
+  editMessage(channelId: string, messageId: string, body: RESTPatchAPIChannelMessageJSONBody, serverId?: string): Promise<APIMessage> {
+    return this.botWrite<APIMessage>('patch', Routes.channelMessage(channelId, messageId), body, this.serverOfChannel(channelId, serverId), notOwnMessage);
   }
 
-  /** Sends a user a direct message from the bot (the platform refuses users who share no server with it). */
-  async sendDirectMessage(userId: string, body: RESTPostAPIChannelMessageJSONBody): Promise<APIMessage> {
-    const channel = await this.botWrite<APIChannel>('post', Routes.userChannels(), { recipient_id: userId });
-    return this.postMessage(channel.id, body);
+  async deleteMessage(channelId: string, messageId: string, serverId?: string): Promise<void> {
+    await this.botWrite<void>('delete', Routes.channelMessage(channelId, messageId), undefined, this.serverOfChannel(channelId, serverId), notOwnMessage);
+  }
+
+  /**
+   * Sends a user a direct message from the bot, the server's own when `serverId` says whose
+   * business it is (the platform refuses users who share no server with it).
+   */
+  async sendDirectMessage(userId: string, body: RESTPostAPIChannelMessageJSONBody, serverId?: string): Promise<APIMessage> {
+    const { serverId: speaking } = await this.restOf(serverId);
+    const channel = await this.botWrite<APIChannel>('post', Routes.userChannels(), { recipient_id: userId }, speaking);
+    return this.botWrite<APIMessage>('post', Routes.channelMessages(channel.id), body, speaking);
   }
 
   // --- Channels -------------------------------------------------------------------------------
 
-  createGuildChannel(guildId: string, body: RESTPostAPIGuildChannelJSONBody): Promise<APIChannel> {
-    return this.botWrite<APIChannel>('post', Routes.guildChannels(guildId), body);
+  async createGuildChannel(guildId: string, body: RESTPostAPIGuildChannelJSONBody): Promise<APIChannel> {
+    const channel = await this.botWrite<APIChannel>('post', Routes.guildChannels(guildId), body, guildId);
+    this.rememberChannels([channel]);
+    return channel;
   }
 
-  editChannel(channelId: string, body: RESTPatchAPIChannelJSONBody): Promise<APIChannel> {
-    return this.botWrite<APIChannel>('patch', Routes.channel(channelId), body);
+  editChannel(channelId: string, body: RESTPatchAPIChannelJSONBody, serverId?: string): Promise<APIChannel> {
+    return this.botWrite<APIChannel>('patch', Routes.channel(channelId), body, this.serverOfChannel(channelId, serverId));
   }
 
   /** Sets one role's or member's permissions in a channel, leaving the others as they are. */
-  async putChannelPermission(channelId: string, overwriteId: string, body: RESTPutAPIChannelPermissionJSONBody): Promise<void> {
-    await this.botWrite<void>('put', Routes.channelPermission(channelId, overwriteId), body);
+  async putChannelPermission(channelId: string, overwriteId: string, body: RESTPutAPIChannelPermissionJSONBody, serverId?: string): Promise<void> {
+    await this.botWrite<void>('put', Routes.channelPermission(channelId, overwriteId), body, this.serverOfChannel(channelId, serverId));
   }
 
-  async deleteChannelPermission(channelId: string, overwriteId: string): Promise<void> {
-    await this.botWrite<void>('delete', Routes.channelPermission(channelId, overwriteId));
+  async deleteChannelPermission(channelId: string, overwriteId: string, serverId?: string): Promise<void> {
+    await this.botWrite<void>('delete', Routes.channelPermission(channelId, overwriteId), undefined, this.serverOfChannel(channelId, serverId));
   }
 
   /** Deletes a channel; one that is already gone counts as deleted. */
-  async deleteChannel(channelId: string): Promise<void> {
+  async deleteChannel(channelId: string, serverId?: string): Promise<void> {
     try {
-      await this.botWrite<APIChannel>('delete', Routes.channel(channelId));
+      await this.botWrite<APIChannel>('delete', Routes.channel(channelId), undefined, this.serverOfChannel(channelId, serverId));
     } catch (error) {
       if (error instanceof PlatformRefusal && error.status === 404) return;
       throw error;
     }
   }
 
-  /** The bot's own user id (its overwrites and membership in servers are under it). */
-  async botUserId(): Promise<string> {
+  /**
+   * The bot's own user id (its overwrites and membership in servers are under it); with
+   * `serverId`, the id of the bot that speaks on that server (its white-label bot while it runs).
+   */
+  async botUserId(serverId?: string): Promise<string> {
+    const own = serverId ? this.serverBot(serverId) : null;
+    if (own) return own.userId;
     return (await this.load('bot:user', this.ttl, () => this.asBot<APIUser>(Routes.user()))).id;
   }
 

@@ -55,7 +55,7 @@ export class GuildAccess {
     const channel = await this.channel(serverId, channelId);
     if (!channel) throw new BadRequestError(`${what} is not in this server`, field);
     if (!POSTABLE_CHANNEL_TYPES.has(channel.type)) throw new BadRequestError(`${what} must be a text or announcement channel`, field);
-    const [guild, roles, botId] = await Promise.all([this.platform.getGuild(serverId), this.platform.getGuildRoles(serverId), this.platform.botUserId()]);
+    const [guild, roles, botId] = await Promise.all([this.platform.getGuild(serverId), this.platform.getGuildRoles(serverId), this.platform.botUserId(serverId)]);
     const bot = await this.platform.getMember(serverId, botId);
     const permissions = bot ? channelPermissions(serverId, guild?.owner_id, roles, botId, bot.roles, channel) : 0n;
     if ((permissions & POST_PERMISSIONS) !== POST_PERMISSIONS) {

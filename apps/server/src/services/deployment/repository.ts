@@ -85,3 +85,15 @@ export async function botsOf(db: Db, serverIds: string[]): Promise<WhitelabelRow
   if (serverIds.length === 0) return [];
   return db.selectFrom('whitelabel_bots').selectAll().where('server_id', 'in', serverIds).where('deleted_at', 'is', null).orderBy('server_id').execute();
 }
+
+/** The (not removed) bot of this application: the key its interactions are signed with, and its server. */
+export async function botOfApplication(db: Db, clientId: string): Promise<Pick<WhitelabelRow, 'server_id' | 'public_key'> | null> {
+  return (
+    (await db.selectFrom('whitelabel_bots').select(['server_id', 'public_key']).where('client_id', '=', clientId).where('deleted_at', 'is', null).executeTakeFirst()) ?? null
+  );
+}
+
+/** Every (not removed) bot the runner reports running, with its sealed token. */
+export async function runningBots(db: Db): Promise<WhitelabelRow[]> {
+  return db.selectFrom('whitelabel_bots').selectAll().where('status', '=', 'Running').where('deleted_at', 'is', null).where('token_sealed', 'is not', null).execute();
+}

@@ -21,6 +21,15 @@ import { seal, unseal } from '../../platform/crypto';
 import type { ChangeNotices } from './change-notices';
 import * as repo from './repository';
 
+/** A white-label bot that runs: what the API needs to act on its server as it. */
+export interface RunningWhitelabelBot {
+  serverId: string;
+  clientId: string;
+  userId: string;
+  revision: number;
+  token: string;
+}
+
 export interface DeploymentDependencies {
   db: Kysely<DB>;
   platform: PlatformConfig;
@@ -74,6 +83,28 @@ export class DeploymentService {
   async bulk(serverIds: string[], includeToken: boolean): Promise<WhitelabelEntry[]> {
     const rows = await repo.botsOf(this.db, [...new Set(serverIds)]);
     return rows.map((row) => this.entry(row, includeToken));
+  }
+
+  // --- For the rest of the server (see index.ts: WhitelabelLookup) ------------------------------
+
+  /** The public key interactions of this application are signed with, when it is a (not removed) white-label bot. */
+  async applicationPublicKey(applicationId: string): Promise<string | null> {
+    return (await repo.botOfApplication(this.db, applicationId))?.public_key ?? null;
+  }
+
+  /** The server's bot while the runner says it runs (the API then speaks as it), with its token unsealed. */
+  async runningBot(serverId: string): Promise<RunningWhitelabelBot | null> {
+    const row = await repo.findBot(this.db, serverId);
+    return row && row.status === 'Running' && row.token_sealed ? this.running(row) : null;
+  }
+
+  /** Every bot that runs, as runningBot answers each. */
+  async runningBots(): Promise<RunningWhitelabelBot[]> {
+    return (await repo.runningBots(this.db)).map((row) => this.running(row));
+  }
+
+  private running(row: repo.WhitelabelRow): RunningWhitelabelBot {
+    return { serverId: row.server_id, clientId: row.client_id, userId: row.user_id, revision: row.revision, token: unseal(row.token_sealed!, this.deps.encryptionKey) };
   }
 
   // --- Admins' changes ------------------------------------------------------------------------

@@ -1,6 +1,8 @@
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GUILDS } from '../../test/demo-world';
 import { createTestApp, interactionSigner, useSandbox, testConfig, type TestContext } from '../../test/harness';
+import { storeWhitelabelBot, studyBuddy } from '../../test/whitelabel-fixture';
 
 const sandbox = useSandbox();
 
@@ -65,5 +67,47 @@ describe('the interactions endpoint POST /discord', () => {
     const body = JSON.stringify({ type: 3, guild_id: '1300000000000000001', member, data: { custom_id: 'panel:gone:subject', component_type: 2 } });
     const response = await post(body, signed(body));
     expect(response.json()).toEqual({ type: 4, data: { content: 'This panel no longer exists. Ask the server staff to send it again.', flags: 64 } });
+  });
+});
+
+describe('interactions of white-label bots at POST /discord', () => {
+  const encryptionKey = randomBytes(32);
+  const buddy = studyBuddy();
+  let ctx: TestContext;
+  beforeEach(async () => {
+    const base = testConfig(sandbox);
+    ctx = await createTestApp(sandbox, 'sqlite', { encryptionKey, platform: { ...base.platform, publicKey: publicKeyHex } });
+    await storeWhitelabelBot(ctx, encryptionKey, GUILDS.studyHall, buddy);
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+  const post = (body: string, headers: Record<string, string>) => ctx.built.app.inject({ method: 'POST', url: '/api/support/discord', payload: body, headers });
+  const ping = (id: string, applicationId: string) => JSON.stringify({ type: 1, id, application_id: applicationId });
+
+  it('accepts an interaction signed with the white-label application’s own key', async () => {
+    const body = ping('21', buddy.clientId);
+    const response = await post(body, buddy.headers(body));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual({ type: 1 });
+  });
+
+  it('refuses, with 401, one naming the white-label application but signed with the main key, and the reverse', async () => {
+    const forged = ping('22', buddy.clientId);
+    const response = await post(forged, signed(forged));
+    expect(response.statusCode).toBe(401);
+    expect(response.json().message).toBe('invalid request signature');
+    const main = ping('23', '1100000000000000001');
+    expect((await post(main, buddy.headers(main))).statusCode).toBe(401);
+    // The main application's key still works for its own.
+    expect((await post(main, signed(main))).statusCode).toBe(200);
+  });
+
+  it('refuses an application it does not serve, and a white-label bot once removed', async () => {
+    const unknown = ping('24', '1100000000000000999');
+    expect((await post(unknown, signed(unknown))).statusCode).toBe(401);
+    await ctx.built.database.db.updateTable('whitelabel_bots').set({ deleted_at: new Date().toISOString(), token_sealed: null }).execute();
+    const removed = ping('25', buddy.clientId);
+    expect((await post(removed, buddy.headers(removed))).statusCode).toBe(401);
   });
 });

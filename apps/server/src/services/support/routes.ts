@@ -3,22 +3,29 @@ import { ConflictError, UnauthorizedError } from '../../http/errors';
 import { ResponseCache } from '../../http/response-cache';
 import { keepRawJsonBody } from '../../http/raw-json-body';
 import { routesFor } from '../../http/route';
-import { INTERACTION_MAX_SKEW_SECONDS, isFreshInteraction, isSignedInteraction } from '../../platform/interaction-signature';
+import { INTERACTION_MAX_SKEW_SECONDS, isFreshInteraction } from '../../platform/interaction-signature';
 import type { ServiceContext } from '../context';
+import type { WhitelabelLookup } from '../deployment';
+import { verifyInteraction, type InteractionKeys } from './interactions-verify';
 
 export async function supportRoutes({ app, config, cache, services, resolver }: ServiceContext): Promise<void> {
   const { support, stats, interactions, desk, events } = services;
   const call = routesFor(app, 'support', supportCalls, resolver);
 
+  const whitelabels: WhitelabelLookup = services.deployment;
+  const interactionKeys: InteractionKeys = {
+    main: { applicationId: config.platform.clientId, publicKey: config.platform.publicKey },
+    whitelabelKey: (applicationId) => whitelabels.applicationPublicKey(applicationId),
+  };
   // Signatures cover the body as received.
   keepRawJsonBody(app);
   call('handleInteraction', 'open', ({ body }) => interactions.handle(body), {
     preValidation: async (request) => {
       const signature = request.headers['x-signature-ed25519'];
       const timestamp = request.headers['x-signature-timestamp'];
-      if (!isSignedInteraction(config.platform.publicKey, signature as string | undefined, timestamp as string | undefined, request.rawBody ?? '')) {
-        throw new UnauthorizedError('invalid request signature');
-      }
+      // Signed by the application it names: the main bot's, or a white-label bot's (its own key).
+      const applicationId = (request.body as { application_id?: unknown } | undefined)?.application_id;
+      await verifyInteraction(interactionKeys, applicationId, signature as string | undefined, timestamp as string | undefined, request.rawBody ?? '');
       // A captured interaction sent again: too old by its signed time, or already seen by its id.
       if (!isFreshInteraction(timestamp as string)) throw new UnauthorizedError('The interaction’s signed timestamp is more than 5 minutes from now');
       const id = (request.body as { id?: unknown } | undefined)?.id;

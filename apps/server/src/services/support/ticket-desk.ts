@@ -230,10 +230,10 @@ export class TicketDesk {
         channel.id,
       );
     } catch (error) {
-      await this.platform.deleteChannel(channel.id).catch(() => undefined);
+      await this.platform.deleteChannel(channel.id, serverId).catch(() => undefined);
       throw error;
     }
-    await this.platform.postMessage(channel.id, this.welcome(subject, context, answers)).catch(() => undefined);
+    await this.platform.postMessage(channel.id, this.welcome(subject, context, answers), serverId).catch(() => undefined);
     await this.log(subject, 'created', `Ticket #${context.ticketNumber} (<#${channel.id}>) was opened by <@${actor.userId}> in ${subject.name}.`);
     const go = subject.buttons.goToTicket;
     return reply(`Your ticket is open: <#${channel.id}>`, [row(linkButton(go.text.trim() || 'Go to ticket', this.channelUrl(serverId, channel.id)))]);
@@ -276,9 +276,9 @@ export class TicketDesk {
     await this.support.update(actor.serverId, ticketId, { assigneeId: actor.userId });
     if (ticket.channel_id) {
       const { id, ...claimer } = overwrite(actor.userId, 'member', subject.permissions.claimPermissions.value, ['ViewChannel']);
-      await this.platform.putChannelPermission(ticket.channel_id, id, claimer).catch(() => undefined);
+      await this.platform.putChannelPermission(ticket.channel_id, id, claimer, actor.serverId).catch(() => undefined);
     }
-    await this.platform.postMessage(ticketId, { content: `This ticket was claimed by <@${actor.userId}>.`, allowed_mentions: { users: [] } }).catch(() => undefined);
+    await this.platform.postMessage(ticketId, { content: `This ticket was claimed by <@${actor.userId}>.`, allowed_mentions: { users: [] } }, actor.serverId).catch(() => undefined);
     await this.log(subject, 'claimed', `Ticket #${ticket.number} (${ticket.name}) was claimed by <@${actor.userId}>.`);
     return reply('You claimed this ticket.');
   }
@@ -355,7 +355,7 @@ export class TicketDesk {
     const removed = await this.db.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).where('kind', '=', 'close').executeTakeFirst();
     if (Number(removed.numDeletedRows) === 0) return reply('This ticket is not closing.');
     if (found.ticket.channel_id) {
-      await this.platform.postMessage(found.ticket.channel_id, { content: `<@${actor.userId}> cancelled closing this ticket.`, allowed_mentions: { users: [] } }).catch(() => undefined);
+      await this.platform.postMessage(found.ticket.channel_id, { content: `<@${actor.userId}> cancelled closing this ticket.`, allowed_mentions: { users: [] } }, actor.serverId).catch(() => undefined);
     }
     return reply('Closing was cancelled.');
   }
@@ -391,7 +391,7 @@ export class TicketDesk {
       await this.log(subject, 'closed', `Ticket #${ticket.number} (${ticket.name}) was closed by <@${closedBy}>${reason ? `: ${reason}` : '.'}`);
       if (subject.automation.dmAuthorOnClose) await this.tellAuthorOfClose(subject, ticket, reason);
     }
-    if (ticket.channel_id) await this.platform.deleteChannel(ticket.channel_id).catch(() => undefined);
+    if (ticket.channel_id) await this.platform.deleteChannel(ticket.channel_id, ticket.server_id).catch(() => undefined);
   }
 
   /** The subject's close message (or a plain notice), sent to the ticket's author directly. */
@@ -409,7 +409,7 @@ export class TicketDesk {
     const body = close.enabled ? filledMessage(close.value.message, context) : { content: notice, embeds: [] };
     // Which ticket, where and why head the message unless the subject's own text says it.
     if (!body.content.trim()) body.content = notice;
-    await this.platform.sendDirectMessage(ticket.author_id, { ...body, allowed_mentions: { parse: [] } }).catch(() => undefined);
+    await this.platform.sendDirectMessage(ticket.author_id, { ...body, allowed_mentions: { parse: [] } }, ticket.server_id).catch(() => undefined);
   }
 
   /** Runs the closes whose delay has passed, each once even if two processes look at the same time. */
@@ -493,7 +493,7 @@ export class TicketDesk {
     if (!ticket || ticket.author_id !== userId) {
       await this.support.removeMember(serverId, ticketId, userId);
       const subject = ticket ? await this.liveSubject(serverId, ticket.subject_id) : null;
-      if (ticket?.channel_id && ticket.state !== 'Closed') await this.platform.deleteChannelPermission(ticket.channel_id, userId).catch(() => undefined);
+      if (ticket?.channel_id && ticket.state !== 'Closed') await this.platform.deleteChannelPermission(ticket.channel_id, userId, serverId).catch(() => undefined);
       if (ticket && subject) await this.log(subject, 'memberRemoved', `<@${userId}> was removed from ticket #${ticket.number} (${ticket.name}).`);
       return;
     }
@@ -562,7 +562,7 @@ export class TicketDesk {
     const { mentionOwnerOnReply, mentionClaimeeOnReply } = subject.notifications;
     const mentioned = other(mentionOwnerOnReply, mentionClaimeeOnReply);
     if (mentioned && ticket.channel_id) {
-      await this.platform.postMessage(ticket.channel_id, { content: `<@${mentioned}>`, allowed_mentions: { users: [mentioned] } }).catch(() => undefined);
+      await this.platform.postMessage(ticket.channel_id, { content: `<@${mentioned}>`, allowed_mentions: { users: [mentioned] } }, ticket.server_id).catch(() => undefined);
     }
     const recipient = other(subject.automation.notifyUser, subject.automation.notifyClaimer);
     if (!recipient) return;
@@ -586,7 +586,7 @@ export class TicketDesk {
     if (!ticket || !subject) return;
     if (ticket.channel_id && ticket.state !== 'Closed') {
       const { id, ...member } = overwrite(userId, 'member', subject.permissions.userPermissions.value, ['ViewChannel']);
-      await this.platform.putChannelPermission(ticket.channel_id, id, member).catch(() => undefined);
+      await this.platform.putChannelPermission(ticket.channel_id, id, member, serverId).catch(() => undefined);
     }
     await this.log(subject, 'memberAdded', `<@${userId}> was added to ticket #${ticket.number} (${ticket.name}).`);
   }
@@ -631,7 +631,7 @@ export class TicketDesk {
     const ticket = await repo.findTicket(this.db, ticketId, serverId);
     const subject = ticket ? await this.liveSubject(serverId, ticket.subject_id) : null;
     await this.support.delete(serverId, ticketId);
-    if (ticket?.channel_id) await this.platform.deleteChannel(ticket.channel_id).catch(() => undefined);
+    if (ticket?.channel_id) await this.platform.deleteChannel(ticket.channel_id, serverId).catch(() => undefined);
     if (ticket && subject) await this.log(subject, 'deleted', `Ticket #${ticket.number} (${ticket.name}) was deleted.`);
   }
 
@@ -649,7 +649,7 @@ export class TicketDesk {
       subjectChanged: 0xeb459e,
     };
     await this.platform
-      .postMessage(channelId, { embeds: [{ description: text, color: rainbowColors ? colors[event] : 0x5865f2, timestamp: now() }], allowed_mentions: { parse: [] } })
+      .postMessage(channelId, { embeds: [{ description: text, color: rainbowColors ? colors[event] : 0x5865f2, timestamp: now() }], allowed_mentions: { parse: [] } }, subject.serverId)
       .catch(() => undefined);
   }
 
@@ -672,7 +672,7 @@ export class TicketDesk {
     if (after && subject && authorId) await this.notifyOfReply(subject, after, messageType, authorId, request.message.content);
     if (before && after && subject && before.state !== after.state && subject.categories.moveTickets && after.channel_id) {
       const target = after.state === 'PendingUser' ? subject.categories.waitingForUser[0] : after.state === 'PendingStaff' ? subject.categories.waitingForStaff[0] : undefined;
-      if (target) await this.platform.editChannel(after.channel_id, { parent_id: target.id }).catch(() => undefined);
+      if (target) await this.platform.editChannel(after.channel_id, { parent_id: target.id }, serverId).catch(() => undefined);
     }
     return message;
   }
