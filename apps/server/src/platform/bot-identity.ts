@@ -2,6 +2,7 @@ import { DiscordAPIError, RateLimitError, REST } from '@discordjs/rest';
 import { Routes, type APIApplication, type APIUser } from 'discord-api-types/v10';
 import type { PlatformConfig } from '../config';
 import { BadRequestError, RateLimitedError, UpstreamError } from '../http/errors';
+import { restOptionsOf } from './discord';
 
 /** Who a bot token belongs to, as the platform says. */
 export interface BotIdentity {
@@ -24,8 +25,6 @@ export class InvalidBotTokenError extends BadRequestError {
   }
 }
 
-const REQUEST_TIMEOUT_MS = 10_000;
-
 /**
  * Reads who a bot token belongs to with a REST client made for that token alone (the configured
  * API base, so the sandbox stands in): the bot user (`GET /users/@me`) and its application
@@ -33,15 +32,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
  * A 401 is an invalid token; anything else that goes wrong is the platform's (429 or 502).
  */
 export async function readBotIdentity(config: PlatformConfig, token: string): Promise<BotIdentity> {
-  const rest = new REST({
-    api: config.apiUrl,
-    cdn: config.cdnUrl,
-    version: '10',
-    timeout: REQUEST_TIMEOUT_MS,
-    retries: 1,
-    rejectOnRateLimit: () => true,
-    offset: 0,
-  }).setToken(token);
+  const rest = new REST(restOptionsOf(config)).setToken(token);
   try {
     const [user, application] = await Promise.all([rest.get(Routes.user()) as Promise<APIUser>, rest.get(Routes.currentApplication()) as Promise<APIApplication>]);
     if (!user.bot) throw new InvalidBotTokenError();

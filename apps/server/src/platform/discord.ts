@@ -30,6 +30,21 @@ export interface TokenSet {
 }
 
 /** The platform said the user's grant is no longer valid: they must sign in again. */
+/** How every REST client of the platform is made: the configured API base, so the sandbox can stand in. */
+export function restOptionsOf(config: PlatformConfig) {
+  return {
+    api: config.apiUrl,
+    cdn: config.cdnUrl,
+    version: '10',
+    timeout: REQUEST_TIMEOUT_MS,
+    retries: 1,
+    // A dashboard request must not hang while a bucket refills: hand the wait to the caller.
+    rejectOnRateLimit: () => true,
+    // Pass the platform's Retry-After on as it is.
+    offset: 0,
+  } as const;
+}
+
 export class GrantRevokedError extends UnauthorizedError {
   constructor() {
     super('Your sign-in with the chat platform is no longer valid; please sign in again');
@@ -141,17 +156,7 @@ export class PlatformClient {
     this.config = config;
     this.load = load;
     this.ttl = cacheTtlSeconds;
-    const common = {
-      api: config.apiUrl,
-      cdn: config.cdnUrl,
-      version: '10',
-      timeout: REQUEST_TIMEOUT_MS,
-      retries: 1,
-      // A dashboard request must not hang while a bucket refills: hand the wait to the caller.
-      rejectOnRateLimit: () => true,
-      // Pass the platform's Retry-After on as it is.
-      offset: 0,
-    } as const;
+    const common = restOptionsOf(config);
     this.restOptions = common;
     this.bot = new REST(common).setToken(config.botToken);
     // User-token calls get their own manager so users never queue behind the bot's buckets.
