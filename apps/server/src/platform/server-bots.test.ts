@@ -144,3 +144,40 @@ describe('the bots that speak, read when the app starts', () => {
     }
   });
 });
+
+describe('a panel resent by a process that has not seen its channel yet', () => {
+  it('goes out as the white-label bot: the panel names its server', async () => {
+    const encryptionKey = randomBytes(32);
+    const buddy = studyBuddy();
+    await resetSandbox(sandbox);
+    const first = await createTestApp(sandbox, 'sqlite', { encryptionKey });
+    const admin = (await signIn(first, USERS.chen)).token;
+    const subject = (await first.built.app.inject({ method: 'POST', url: `${base}/subjects`, headers: bearer(admin), payload: { name: 'Homework' } })).json<Subject>();
+    const created = await first.built.app.inject({
+      method: 'POST',
+      url: `${base}/panels`,
+      headers: bearer(admin),
+      payload: {
+        type: 'BUTTON',
+        name: 'Help',
+        draft: false,
+        channelId: HOMEWORK_HELP,
+        message: { content: 'Posted before the restart', embeds: [] },
+        subjects: [{ subjectId: subject.subjectId, text: 'Homework', style: 'Primary', emoji: null }],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    await storeWhitelabelBot(first, encryptionKey, GUILDS.studyHall, buddy, 'Running');
+    // A restart: the new process knows the running bot, but not which server the channel is in.
+    const second = await buildApp(testConfig(sandbox, { encryptionKey }), { database: first.built.database });
+    try {
+      const resent = await second.app.inject({ method: 'POST', url: `${base}/panels/${created.json<Panel>().id}/resend`, headers: bearer(admin) });
+      expect(resent.statusCode, resent.body).toBe(200);
+      const id = resent.json<Panel>().integrationDetails.messageId;
+      expect((await messagesIn(HOMEWORK_HELP)).find((m) => m.id === id)?.author.id).toBe(buddy.userId);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});

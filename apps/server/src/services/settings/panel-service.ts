@@ -95,9 +95,16 @@ export class PanelService {
     ]);
   }
 
-  private async post(action: 'create' | 'update' | 'resend', panelId: string, input: Pick<PanelInput, 'type' | 'subjects' | 'message'>, channelId: string) {
+  /** Posts as the server's own bot (its white-label bot while one runs), never by guesswork from the channel. */
+  private async post(
+    action: 'create' | 'update' | 'resend',
+    serverId: string,
+    panelId: string,
+    input: Pick<PanelInput, 'type' | 'subjects' | 'message'>,
+    channelId: string,
+  ) {
     try {
-      return await this.platform.postMessage(channelId, toPlatformMessage(shape(panelId, input)));
+      return await this.platform.postMessage(channelId, toPlatformMessage(shape(panelId, input)), serverId);
     } catch (error) {
       if (error instanceof PlatformRefusal) throw refusal(action, error);
       throw error;
@@ -105,10 +112,10 @@ export class PanelService {
   }
 
   /** Removes a posted message; one that is already gone is fine. */
-  private async unpost(action: 'update' | 'resend' | 'delete', channelId: string | null, messageId: string | null): Promise<void> {
+  private async unpost(action: 'update' | 'resend' | 'delete', serverId: string, channelId: string | null, messageId: string | null): Promise<void> {
     if (!channelId || !messageId) return;
     try {
-      await this.platform.deleteMessage(channelId, messageId);
+      await this.platform.deleteMessage(channelId, messageId, serverId);
     } catch (error) {
       if (error instanceof PlatformRefusal) {
         if (error.gone) return;
@@ -121,7 +128,7 @@ export class PanelService {
   async create(caller: Caller | null, serverId: string, input: PanelInput): Promise<Panel> {
     await this.check(serverId, input);
     const id = randomUUID();
-    const sent = input.draft ? null : await this.post('create', id, input, input.channelId!);
+    const sent = input.draft ? null : await this.post('create', serverId, id, input, input.channelId!);
     const at = now();
     try {
       await this.db
@@ -142,7 +149,7 @@ export class PanelService {
         .execute();
     } catch (error) {
       // Nothing half-done: a message without its panel would open tickets nobody can manage.
-      if (sent) await this.unpost('delete', input.channelId, sent.id).catch(() => undefined);
+      if (sent) await this.unpost('delete', serverId, input.channelId, sent.id).catch(() => undefined);
       throw error;
     }
     const panel = await this.get(serverId, id);
@@ -161,7 +168,7 @@ export class PanelService {
       const payload = toPlatformMessage(shape(id, input));
       if (messageId && row.channel_id === input.channelId) {
         try {
-          await this.platform.editMessage(row.channel_id!, messageId, payload);
+          await this.platform.editMessage(row.channel_id!, messageId, payload, serverId);
           lastSent = now();
         } catch (error) {
           if (!(error instanceof PlatformRefusal)) throw error;
@@ -169,11 +176,11 @@ export class PanelService {
           messageId = null; // deleted on the platform: post it again below
         }
       } else if (messageId) {
-        await this.unpost('update', row.channel_id, messageId);
+        await this.unpost('update', serverId, row.channel_id, messageId);
         messageId = null;
       }
       if (!messageId) {
-        messageId = (await this.post('update', id, input, input.channelId!)).id;
+        messageId = (await this.post('update', serverId, id, input, input.channelId!)).id;
         lastSent = now();
       }
     } else {
@@ -203,8 +210,8 @@ export class PanelService {
     if (panel.draft || !panel.integrationDetails.channelId || !panel.message) {
       throw new BadRequestError('Only a sent panel can be resent; save it with a channel and a message first');
     }
-    const sent = await this.post('resend', id, panel, panel.integrationDetails.channelId);
-    await this.unpost('resend', panel.integrationDetails.channelId, panel.integrationDetails.messageId);
+    const sent = await this.post('resend', serverId, id, panel, panel.integrationDetails.channelId);
+    await this.unpost('resend', serverId, panel.integrationDetails.channelId, panel.integrationDetails.messageId);
     await this.db.updateTable('panels').set({ message_id: sent.id, last_sent: now(), updated_at: now() }).where('id', '=', id).execute();
     await this.audit(caller, serverId, 'panel.resend', null, { messageId: sent.id });
     return this.get(serverId, id);
@@ -212,7 +219,7 @@ export class PanelService {
 
   async delete(caller: Caller | null, serverId: string, id: string): Promise<void> {
     const row = await this.row(serverId, id);
-    await this.unpost('delete', row.channel_id, row.message_id);
+    await this.unpost('delete', serverId, row.channel_id, row.message_id);
     await this.db.deleteFrom('panels').where('id', '=', id).execute();
     await this.audit(caller, serverId, 'panel.delete', this.toPanel(row), null);
   }

@@ -204,6 +204,9 @@ export class TicketDesk {
     };
     const name = ticketChannelName(subject.ticketNameFormat.value, context);
     const { userPermissions, staffPermissions } = subject.permissions;
+    // The bot that speaks on the server (its white-label bot, when one runs) writes in the channel;
+    // the main bot keeps its access, to act there should the white-label bot stop.
+    const bots = [...new Set([await this.platform.botUserId(serverId), this.config.platform.clientId])];
     let channel;
     try {
       channel = await this.platform.createGuildChannel(serverId, {
@@ -215,7 +218,7 @@ export class TicketDesk {
           hiddenFromEveryone(serverId),
           overwrite(actor.userId, 'member', userPermissions.value, ['ViewChannel']),
           ...subject.staffRoles.value.map((roleId) => overwrite(roleId, 'role', staffPermissions.value, ['ViewChannel'])),
-          overwrite(this.config.platform.clientId, 'member', { allow: [], deny: [] }, BOT_PERMISSIONS),
+          ...bots.map((botId) => overwrite(botId, 'member', { allow: [], deny: [] }, BOT_PERMISSIONS)),
         ],
       });
     } catch (error) {
