@@ -99,6 +99,7 @@ export const routes: RouteObject[] = [
                   { path: 'panels', ...screen('panels', 'ADMIN'), lazy: lazyScreen('panels') },
                   { path: 'whitelabel', ...screen('whitelabel', 'ADMIN'), lazy: lazyScreen('whitelabel') },
                   { path: 'api-key', ...screen('apiKey', 'ADMIN'), lazy: lazyScreen('apiKey') },
+                  { path: 'webhooks', ...screen('webhooks', 'ADMIN'), lazy: lazyScreen('webhooks') },
                   {
                     path: 'premium',
                     ...area('premiumArea', 'ADMIN'),

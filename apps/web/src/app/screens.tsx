@@ -28,6 +28,8 @@ export const SCREENS = {
   whitelabel: async () =>
     (await withArea(['whitelabel', 'staff'], import('@/features/whitelabel/components/whitelabel-page'))).WhitelabelPage,
   apiKey: async () => (await withArea(['apiKey', 'staff'], import('@/features/api-key/components/api-key-page'))).ApiKeyPage,
+  webhooks: async () =>
+    (await withArea(['webhooks', 'staff'], import('@/features/webhooks/components/webhooks-page'))).WebhooksPage,
   premium: async () => (await withArea(['premium', 'staff'], import('@/features/premium/components/premium-page'))).PremiumPage,
   premiumResult: async () =>
     (await withArea(['premium', 'staff'], import('@/features/premium/components/premium-result-page'))).PremiumResultPage,

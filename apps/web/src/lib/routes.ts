@@ -10,6 +10,7 @@ export type StaffSection =
   | 'panels'
   | 'whitelabel'
   | 'apiKey'
+  | 'webhooks'
   | 'premium'
   | 'premiumCancel'
   | 'premiumUpdateSuccess'
@@ -89,6 +90,7 @@ export const paths = {
   panels: (serverId: string) => `/staff/${id(serverId)}/panels`,
   whitelabel: (serverId: string) => `/staff/${id(serverId)}/whitelabel`,
   apiKey: (serverId: string) => `/staff/${id(serverId)}/api-key`,
+  webhooks: (serverId: string) => `/staff/${id(serverId)}/webhooks`,
   premium: (serverId: string) => `/staff/${id(serverId)}/premium`,
   tickets: (serverId: string) => `/staff/${id(serverId)}/tickets`,
   ticket: (serverId: string, ticketId: string) => `/staff/${id(serverId)}/tickets/${encodeURIComponent(ticketId)}`,

@@ -14,6 +14,8 @@ export const LOCALE_AREAS = {
   whitelabel: ['whitelabel'],
   /** The API key of an Enterprise server. */
   apiKey: ['apiKey'],
+  /** The outgoing webhooks of an Enterprise server. */
+  webhooks: ['webhooks'],
   /** Plans, buying, subscriptions and the payment result pages. */
   premium: ['premium'],
   /** Signing in, the bot's invite, the user's profile and their profile on a server. */

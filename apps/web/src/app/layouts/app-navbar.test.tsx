@@ -16,7 +16,7 @@ import { buildMenu, type MenuLabel } from './menu-items';
 
 const SERVER = '700000000000000001';
 const TOUR = ['Show the tour'];
-const ALL: MenuLabel[] = ['dashboard', 'tickets', 'myTickets', 'settings', 'panels', 'whitelabel', 'apiKey', 'premium', 'myProfile', 'myServers'];
+const ALL: MenuLabel[] = ['dashboard', 'tickets', 'myTickets', 'settings', 'panels', 'whitelabel', 'apiKey', 'webhooks', 'premium', 'myProfile', 'myServers'];
 const labelsOf = (menu: ReturnType<typeof buildMenu>) =>
   [...menu.top, ...(menu.server?.items ?? []), ...menu.personal].map((item) => item.label);
 
@@ -32,9 +32,9 @@ describe('buildMenu: each item only for whom it applies', () => {
 
   const cases: [ServerRole | undefined, 0 | 1 | 2, MenuLabel[]][] = [
     ['Owner', 0, ['dashboard', 'tickets', 'settings', 'panels', 'premium', 'myTickets', 'myProfile', 'myServers']],
-    ['Owner', 2, ['dashboard', 'tickets', 'settings', 'panels', 'whitelabel', 'apiKey', 'premium', 'myTickets', 'myProfile', 'myServers']],
+    ['Owner', 2, ['dashboard', 'tickets', 'settings', 'panels', 'whitelabel', 'apiKey', 'webhooks', 'premium', 'myTickets', 'myProfile', 'myServers']],
     ['Admin', 1, ['dashboard', 'tickets', 'settings', 'panels', 'premium', 'myTickets', 'myProfile', 'myServers']],
-    ['Admin', 2, ['dashboard', 'tickets', 'settings', 'panels', 'whitelabel', 'apiKey', 'premium', 'myTickets', 'myProfile', 'myServers']],
+    ['Admin', 2, ['dashboard', 'tickets', 'settings', 'panels', 'whitelabel', 'apiKey', 'webhooks', 'premium', 'myTickets', 'myProfile', 'myServers']],
     ['Staff', 2, ['dashboard', 'tickets', 'myTickets', 'myProfile', 'myServers']],
     ['Member', 2, ['dashboard', 'myTickets', 'myProfile', 'myServers']],
     [undefined, 2, ['dashboard', 'myTickets', 'myProfile', 'myServers']],
@@ -56,6 +56,7 @@ describe('buildMenu: each item only for whom it applies', () => {
       panels: `/staff/${SERVER}/panels`,
       whitelabel: `/staff/${SERVER}/whitelabel`,
       apiKey: `/staff/${SERVER}/api-key`,
+      webhooks: `/staff/${SERVER}/webhooks`,
       premium: `/staff/${SERVER}/premium`,
       myTickets: '/tickets',
       myProfile: '/profile',
@@ -118,6 +119,7 @@ describe('the navigation menu', () => {
       'Panels',
       'Whitelabel',
       'API Key',
+      'Webhooks',
       'Premium',
       'My Tickets',
       'My Profile',
@@ -131,13 +133,14 @@ describe('the navigation menu', () => {
     expect(nav.getByRole('list', { name: 'Lovelace Lab' })).toBeTruthy();
   });
 
-  it('gives an admin of a server without Enterprise no Whitelabel and no API Key', async () => {
+  it('gives an admin of a server without Enterprise no Whitelabel, no API Key and no Webhooks', async () => {
     const nav = renderNavbar(`/staff/${SERVER}`, 'staffHome', 'Admin', 'premium');
     await waitFor(() => expect(nav.getByRole('link', { name: 'Premium' })).toBeTruthy());
     // The plan has been loaded by now: still no Whitelabel.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(nav.queryByRole('link', { name: 'Whitelabel' })).toBeNull();
     expect(nav.queryByRole('link', { name: 'API Key' })).toBeNull();
+    expect(nav.queryByRole('link', { name: 'Webhooks' })).toBeNull();
     expect(nav.getByRole('link', { name: 'Lovelace Lab' }).getAttribute('aria-current')).toBe('page');
   });
 
@@ -146,7 +149,7 @@ describe('the navigation menu', () => {
     expect(await nav.findByRole('link', { name: 'Tickets' })).toBeTruthy();
     expect(nav.getByRole('link', { name: 'Tickets' }).getAttribute('aria-current')).toBe('page');
     expect(nav.getByRole('link', { name: 'Lovelace Lab' }).getAttribute('href')).toBe(`/staff/${SERVER}/profile`);
-    for (const label of ['Settings', 'Panels', 'Whitelabel', 'API Key', 'Premium']) expect(nav.queryByRole('link', { name: label })).toBeNull();
+    for (const label of ['Settings', 'Panels', 'Whitelabel', 'API Key', 'Webhooks', 'Premium']) expect(nav.queryByRole('link', { name: label })).toBeNull();
   });
 
   it('opens the welcome tour from "Show the tour"', async () => {

@@ -12,6 +12,7 @@ export type MenuLabel =
   | 'panels'
   | 'whitelabel'
   | 'apiKey'
+  | 'webhooks'
   | 'premium'
   | 'myProfile'
   | 'myServers'
@@ -68,11 +69,12 @@ export function buildMenu({ serverId, role, premiumLevel }: MenuContext): Menu {
       { label: 'settings', to: paths.settings(serverId), activeOn: ['settings', 'subject'] },
       { label: 'panels', to: paths.panels(serverId), activeOn: ['panels'] },
     );
-    // White-label bots and API access are Enterprise features (SPEC §6).
+    // White-label bots, API access and outgoing webhooks are Enterprise features (SPEC §6).
     if (premiumLevel >= 2) {
       items.push(
         { label: 'whitelabel', to: paths.whitelabel(serverId), activeOn: ['whitelabel'] },
         { label: 'apiKey', to: paths.apiKey(serverId), activeOn: ['apiKey'] },
+        { label: 'webhooks', to: paths.webhooks(serverId), activeOn: ['webhooks'] },
       );
     }
     items.push({

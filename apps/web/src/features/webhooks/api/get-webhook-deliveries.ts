@@ -1,0 +1,22 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { getApi } from '@/lib/api';
+import { webhookKeys } from './keys';
+
+export const WEBHOOK_DELIVERIES_PAGE_SIZE = 10;
+
+/** An endpoint's deliveries of the last 14 days, newest first, a page at a time. */
+export const getWebhookDeliveries = (serverId: string, endpointId: string, page: number, signal?: AbortSignal) =>
+  getApi().settings.getWebhookDeliveries(
+    { params: { serverId, endpointId }, query: { Page: page, Amount: WEBHOOK_DELIVERIES_PAGE_SIZE } },
+    { signal },
+  );
+
+export const webhookDeliveriesQueryOptions = (serverId: string, endpointId: string, page: number) =>
+  queryOptions({
+    queryKey: webhookKeys.deliveriesPage(serverId, endpointId, page),
+    queryFn: ({ signal }) => getWebhookDeliveries(serverId, endpointId, page, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const useWebhookDeliveries = (serverId: string, endpointId: string, page: number) =>
+  useQuery(webhookDeliveriesQueryOptions(serverId, endpointId, page));
