@@ -2,49 +2,33 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useDemoStack } from './support/demo-stack';
 import { DEMO_GUILDS, DEMO_USERS, seriousA11yViolations, signInAs } from './support/session';
+import { sendHelpDeskPanel, STUDY_HALL_HELP_CHANNEL, studyHallSettings } from './support/study-hall';
 
 const demo = useDemoStack();
 
 const STUDY_HALL = DEMO_GUILDS.studyHall;
-const HELP_CHANNEL = '1300000000000000604';
-
-const tokenOf = (page: Page) =>
-  page.evaluate(() => (JSON.parse(localStorage.getItem('auth') ?? '{}') as { state?: { token?: string } }).state?.token ?? '');
+const HELP_CHANNEL = STUDY_HALL_HELP_CHANNEL;
 
 /** The admin's set-up, through the same API the settings screens use: a form question and a panel. */
 async function setUpStudyHall(page: Page): Promise<void> {
-  const headers = { Authorization: `Bearer ${await tokenOf(page)}` };
-  const settings = `${demo.stack.url}/api/settings/servers/${STUDY_HALL}`;
-  const subjects = (await (await page.request.get(`${settings}/subjects`, { headers })).json()) as { subjectId: string; name: string }[];
-  const general = subjects.find((s) => s.name === 'General Support')!;
+  const { headers, base: settings, generalSubjectId } = await studyHallSettings(page, demo.stack);
   const question = await page.request.put(`${settings}/templates`, {
     headers,
     data: {
-      subjectId: general.subjectId,
+      subjectId: generalSubjectId,
       template: { type: 'Text', answerFormat: 'None', index: 0, question: 'Order number?', slug: 'order', values: { large: false, minLength: 1, maxLength: 20, placeholder: 'A-123' } },
     },
   });
   expect(question.status(), await question.text()).toBe(201);
   // The member answers the form to open a ticket; staff give a reason to close one.
   for (const path of ['requireForm', 'automation.requireCloseReason']) {
-    const changed = await page.request.patch(`${settings}/subjects/${general.subjectId}`, {
+    const changed = await page.request.patch(`${settings}/subjects/${generalSubjectId}`, {
       headers,
-      data: { serverId: STUDY_HALL, subjectId: general.subjectId, path, operation: 'set', value: true },
+      data: { serverId: STUDY_HALL, subjectId: generalSubjectId, path, operation: 'set', value: true },
     });
     expect(changed.status(), await changed.text()).toBe(200);
   }
-  const panel = await page.request.post(`${settings}/panels`, {
-    headers,
-    data: {
-      name: 'Help desk',
-      draft: false,
-      type: 'BUTTON',
-      channelId: HELP_CHANNEL,
-      message: { content: 'Need help? Open a ticket.', embeds: [] },
-      subjects: [{ subjectId: general.subjectId, text: 'Open a ticket', style: 'Primary', emoji: null }],
-    },
-  });
-  expect(panel.status(), await panel.text()).toBe(201);
+  await sendHelpDeskPanel(page, demo.stack);
 }
 
 /** The sandbox's view of a channel as one member sees it. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { useDemoStack } from './support/demo-stack';
 import { DEMO_GUILDS, DEMO_USERS, seriousA11yViolations, signInAs } from './support/session';
+import { sendHelpDeskPanel, STUDY_HALL_HELP_CHANNEL } from './support/study-hall';
 
 /**
  * A white-label bot in the browser: Study Hall (Enterprise in demo mode) sets up the sandbox's
@@ -11,7 +12,7 @@ import { DEMO_GUILDS, DEMO_USERS, seriousA11yViolations, signInAs } from './supp
 const demo = useDemoStack();
 
 const STUDY_HALL = DEMO_GUILDS.studyHall;
-const HELP_CHANNEL = '1300000000000000604';
+const HELP_CHANNEL = STUDY_HALL_HELP_CHANNEL;
 /** The sandbox's Study Buddy application: a member of Study Hall. */
 const STUDY_BUDDY = { id: '1100000000000000101', token: 'MTEwMDAwMDAwMDAwMDAwMDEwMQ.E--lXY.A3AbhSLdCfjpzJY3v-QUqFoMAqo6qhdTLY5tuE' };
 
@@ -28,33 +29,10 @@ async function messagesIn(channelId: string): Promise<SandboxMessage[]> {
   return ((await response.json()) as { messages: SandboxMessage[] }).messages;
 }
 
-const tokenOf = (page: Page) =>
-  page.evaluate(() => (JSON.parse(localStorage.getItem('auth') ?? '{}') as { state?: { token?: string } }).state?.token ?? '');
 
 /** The state the page's status badge shows (SPEC §4's state behind the label). */
 const botStatus = (page: Page) => page.getByRole('region', { name: 'Your bot' }).getByRole('status');
 const shownState = (page: Page) => botStatus(page).locator('[data-state]').getAttribute('data-state');
-
-/** Sends a one-button panel in the help channel through the settings API, as Chen. */
-async function sendPanel(page: Page): Promise<string> {
-  const headers = { Authorization: `Bearer ${await tokenOf(page)}` };
-  const settings = `${demo.stack.url}/api/settings/servers/${STUDY_HALL}`;
-  const subjects = (await (await page.request.get(`${settings}/subjects`, { headers })).json()) as { subjectId: string; name: string }[];
-  const general = subjects.find((s) => s.name === 'General Support')!;
-  const panel = await page.request.post(`${settings}/panels`, {
-    headers,
-    data: {
-      name: 'Help desk',
-      draft: false,
-      type: 'BUTTON',
-      channelId: HELP_CHANNEL,
-      message: { content: 'Need help? Open a ticket.', embeds: [] },
-      subjects: [{ subjectId: general.subjectId, text: 'Open a ticket', style: 'Primary', emoji: null }],
-    },
-  });
-  expect(panel.status(), await panel.text()).toBe(201);
-  return ((await panel.json()) as { integrationDetails: { messageId: string } }).integrationDetails.messageId;
-}
 
 describe('white-label bot', () => {
   it('is set up with its token, runs, speaks for the server in panels and tickets, and shows why it failed once revoked', async () => {
@@ -90,7 +68,7 @@ describe('white-label bot', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     // The panel goes out as Study Buddy.
-    const panelMessageId = await sendPanel(page);
+    const panelMessageId = await sendHelpDeskPanel(page, demo.stack);
     const panelMessage = (await messagesIn(HELP_CHANNEL)).find((m) => m.id === panelMessageId);
     expect(panelMessage?.authorId).toBe(STUDY_BUDDY.id);
 

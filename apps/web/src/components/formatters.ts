@@ -12,6 +12,7 @@ export function useFormatters() {
     const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
     const shortDate = new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
     const number = new Intl.NumberFormat(locale);
+    const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
     const unit = (value: number, name: string, digits = 1, display: 'short' | 'narrow' = 'short') =>
       new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: display, maximumFractionDigits: digits }).format(
         value,
@@ -22,6 +23,8 @@ export function useFormatters() {
       /** A calendar day (YYYY-MM-DD), which names the same day everywhere. */
       day: (isoDate: string) => shortDate.format(new Date(`${isoDate}T00:00:00Z`)),
       number: (value: number) => number.format(value),
+      /** A share (0.02) as the language writes a percentage ("2%", "2 %"). */
+      percent: (share: number) => percent.format(share),
       /** Binary units (1 GB = 1024³ bytes), as the plans count storage. */
       bytes: (value: number) => {
         let size = value;

@@ -363,9 +363,7 @@ export class PaypalPayments {
     const refunds: repo.RefundMade[] = [];
     try {
       if (refundNow) {
-        const receipts = await repo.listReceipts(this.db, { subscriptionId: row.id });
-        const refunded = new Set(receipts.filter((r) => r.kind === 'refund').map((r) => r.provider_charge_id));
-        for (const payment of receipts.filter((r) => r.kind === 'payment' && r.provider_charge_id && !refunded.has(r.provider_charge_id))) {
+        for (const payment of await repo.unrefundedPayments(this.db, row.id)) {
           const refund = await this.paypal.request<{ id: string; amount?: { total?: string; currency?: string } }>('POST', `/v1/payments/sale/${encodeURIComponent(payment.provider_charge_id!)}/refund`, {});
           refunds.push({ id: refund.id, amountCents: refund.amount?.total ? Math.round(Number(refund.amount.total) * 100) : payment.amount_cents, currency: refund.amount?.currency ?? payment.currency, payment });
         }

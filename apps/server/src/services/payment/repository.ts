@@ -220,6 +220,13 @@ export async function listReceipts(db: Db, filter: { userId?: string; subscripti
   return query.orderBy('number').execute();
 }
 
+/** The payments of a subscription that no refund receipt covers yet: what cancelling within the refund window gives back. */
+export async function unrefundedPayments(db: Db, subscriptionId: string): Promise<ReceiptRow[]> {
+  const receipts = await listReceipts(db, { subscriptionId });
+  const refunded = new Set(receipts.filter((r) => r.kind === 'refund').map((r) => r.provider_charge_id));
+  return receipts.filter((r) => r.kind === 'payment' && r.provider_charge_id && !refunded.has(r.provider_charge_id));
+}
+
 // --- Servers and their subjects ---------------------------------------------------------------
 
 export async function serverNames(db: Db, ids: string[]): Promise<Map<string, { name: string; icon: string | null }>> {

@@ -43,12 +43,11 @@ export class SubscriptionActions {
       return this.answer(row.id);
     }
     if (withinRefundWindow(row.first_paid_at)) {
-      const payments = (await repo.listReceipts(this.db, { subscriptionId: row.id })).filter((r) => r.kind === 'payment' && r.provider_charge_id);
-      const refunded = new Set((await repo.listReceipts(this.db, { subscriptionId: row.id })).filter((r) => r.kind === 'refund').map((r) => r.provider_charge_id));
+      const payments = await repo.unrefundedPayments(this.db, row.id);
       let sub: Stripe.Subscription;
       const refunds: repo.RefundMade[] = [];
       try {
-        for (const payment of payments.filter((p) => !refunded.has(p.provider_charge_id))) {
+        for (const payment of payments) {
           const refund = await this.stripe.refunds.create({ charge: payment.provider_charge_id!, reason: 'requested_by_customer' });
           refunds.push({ id: refund.id, amountCents: refund.amount, currency: refund.currency, payment });
         }

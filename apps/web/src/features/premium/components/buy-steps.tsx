@@ -78,7 +78,7 @@ export function BuySteps({
           {t(`premium.billed.${interval}`, { amount: money(price.amountCents) })}
           {price.savingPercent > 0 && (
             <Text span size="sm" c="teal" fw={600} display="block">
-              {t('premium.save', { percent: `${price.savingPercent}%` })}
+              {t('premium.save', { percent: format.percent(price.savingPercent / 100) })}
             </Text>
           )}
         </>

@@ -2,6 +2,7 @@ import { SegmentedControl } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { BillingInterval, PriceTable } from '@ticket/contracts';
 import { useTranslation } from 'react-i18next';
+import { useFormatters } from '@/components/formatters';
 import { BILLING_INTERVALS, savingOf } from '../prices';
 
 /** Monthly, quarterly, every 6 months, yearly: each with what it saves per month. */
@@ -16,10 +17,10 @@ export function PeriodPicker({
   prices: PriceTable | undefined;
   label: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const format = useFormatters();
   // Four labels with their savings do not fit side by side on a phone.
   const narrow = useMediaQuery('(max-width: 40em)');
-  const percent = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 });
   return (
     <SegmentedControl
       aria-label={label}
@@ -31,7 +32,7 @@ export function PeriodPicker({
         const saving = savingOf(prices, interval);
         return {
           value: interval,
-          label: saving > 0 ? `${t(`premium.intervals.${interval}`)} · ${t('premium.save', { percent: percent.format(saving / 100) })}` : t(`premium.intervals.${interval}`),
+          label: saving > 0 ? `${t(`premium.intervals.${interval}`)} · ${t('premium.save', { percent: format.percent(saving / 100) })}` : t(`premium.intervals.${interval}`),
         };
       })}
     />

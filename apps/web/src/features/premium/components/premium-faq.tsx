@@ -1,13 +1,14 @@
 import { Accordion, Paper, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useFormatters } from '@/components/formatters';
 import { CARBON_REMOVAL_SHARE, REFUND_WINDOW_DAYS } from '@/lib/plans';
 
 const QUESTIONS = ['cancel', 'refund', 'transfer', 'change', 'ends', 'methods', 'carbon'] as const;
 
 /** The questions buyers ask before they pay (SPEC §2: the Premium page has an FAQ). */
 export function PremiumFaq() {
-  const { t, i18n } = useTranslation();
-  const share = new Intl.NumberFormat(i18n.language, { style: 'percent' }).format(CARBON_REMOVAL_SHARE);
+  const { t } = useTranslation();
+  const share = useFormatters().percent(CARBON_REMOVAL_SHARE);
   return (
     <Paper withBorder radius="md" p="md" component="section" aria-labelledby="faq-title">
       <Stack gap="sm">

@@ -3,6 +3,7 @@ import type { BillingInterval, Subscription } from '@ticket/contracts';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerLoadNotice } from '@/components/bot-missing';
+import { useFormatters } from '@/components/formatters';
 import { LoadError } from '@/components/load-error';
 import { LoadingBlock } from '@/components/loading-block';
 import { StaffPageHeader } from '@/components/staff-page-header';
@@ -36,14 +37,14 @@ export function PremiumPage() {
 }
 
 function PremiumBody({ serverId, plan, isAdmin }: { serverId: string; plan: ReturnType<typeof useCurrentServer>['plan'] | undefined; isAdmin: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const userId = useAuthStore((state) => state.user?.userId);
   const prices = usePrices();
   const serverSubscriptions = useServerSubscriptions(serverId);
   const mine = useMySubscriptions();
   const receipts = useMyReceipts();
   const [interval, setPeriod] = useState<BillingInterval>('annually');
-  const percent = new Intl.NumberFormat(i18n.language, { style: 'percent' });
+  const format = useFormatters();
   const here = serverSubscriptions.data ?? [];
   const elsewhere = (mine.data ?? []).filter((subscription) => subscription.serverId !== serverId);
 
@@ -84,7 +85,7 @@ function PremiumBody({ serverId, plan, isAdmin }: { serverId: string; plan: Retu
         <List size="sm" spacing={4} c="dimmed">
           <List.Item>{t('premium.longerIsCheaper')}</List.Item>
           <List.Item>{t('premium.refund', { days: REFUND_WINDOW_DAYS })}</List.Item>
-          <List.Item>{t('premium.carbon', { share: percent.format(CARBON_REMOVAL_SHARE) })}</List.Item>
+          <List.Item>{t('premium.carbon', { share: format.percent(CARBON_REMOVAL_SHARE) })}</List.Item>
         </List>
       </Section>
 
