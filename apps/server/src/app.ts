@@ -268,6 +268,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       root: webDir,
       wildcard: false,
       index: ['index.html'],
+      // The build writes .br and .gz copies beside each text asset (apps/web/vite.config.ts).
+      preCompressed: true,
+      // The header is set here alone: `send`'s own (max-age=0) would replace it.
+      cacheControl: false,
       setHeaders: (res, file) => {
         res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
