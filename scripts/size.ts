@@ -19,6 +19,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext } from 'playwright-core';
+
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 import { launchBrowser } from '../e2e/support/browser';
 
 const BUDGET_KB = 175;
@@ -112,8 +114,8 @@ function apiAnswer(method: string, pathname: string): { status: number; body: un
 }
 
 /** A browser context whose user is signed in already (the auth store as the app persists it). */
-async function signedInContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+async function signedInContext(browser: Browser, storageState?: StorageState): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...(storageState ? { storageState } : {}) });
   await context.addInitScript(
     ({ auth, tour }) => {
       localStorage.setItem('auth', auth);
@@ -131,21 +133,26 @@ async function signedInContext(browser: Browser): Promise<BrowserContext> {
 
 /**
  * Milliseconds from the start of navigation until the first server's "Open dashboard" link is on
- * screen and enabled, on an emulated slow phone with nothing cached; the link is then clicked to
- * show that it works.
+ * screen and enabled (`usable`), and until the app itself has drawn the list (`app`), on an emulated
+ * slow phone with nothing in the browser's cache, for a user who has used the Dashboard before
+ * (`storageState`: what the browser kept from that visit); the link is then clicked to show that it
+ * works.
  */
-async function timeToUsableOnSlowPhone(browser: Browser, origin: string): Promise<number> {
-  const context = await signedInContext(browser);
+async function timesOnSlowPhone(browser: Browser, origin: string, storageState: StorageState): Promise<{ usable: number; app: number }> {
+  const context = await signedInContext(browser, storageState);
   const serverId = user.servers[0]!.serverId;
-  // Noted by the page itself, on the frame the link first shows, in the page's own clock.
-  // A string, not a function: tsx's helpers in a compiled function would not exist in the page.
+  // Noted by the page itself, on the frame the link first shows, in the page's own clock. A string,
+  // not a function: tsx's helpers in a compiled function would not exist in the page.
   const link = `[data-server-id="${serverId}"] a[href="/staff/${serverId}"]`;
   await context.addInitScript(`{
     const observer = new MutationObserver(() => {
       const link = document.querySelector(${JSON.stringify(link)});
       if (!link || link.getClientRects().length === 0 || link.getAttribute('aria-disabled') === 'true') return;
-      window.usableAt = performance.now();
-      observer.disconnect();
+      window.usableAt ??= performance.now();
+      if (link.closest('.mantine-Card-root')) {
+        window.appAt = performance.now();
+        observer.disconnect();
+      }
     });
     observer.observe(document, { childList: true, subtree: true, attributes: true });
   }`);
@@ -157,11 +164,12 @@ async function timeToUsableOnSlowPhone(browser: Browser, origin: string): Promis
     await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     await page.goto(`${origin}/`, { waitUntil: 'commit' });
-    const handle = await page.waitForFunction(() => (window as unknown as { usableAt?: number }).usableAt, undefined, { timeout: 60_000 });
-    const usableAt = (await handle.jsonValue()) as number;
+    const handle = await page.waitForFunction(() => (window as unknown as { appAt?: number }).appAt, undefined, { timeout: 60_000 });
+    const app = (await handle.jsonValue()) as number;
+    const usable = (await page.evaluate(() => (window as unknown as { usableAt: number }).usableAt)) as number;
     await page.locator(link).first().click();
     await page.waitForURL(`${origin}/staff/${serverId}`, { timeout: 60_000 });
-    return usableAt;
+    return { usable, app };
   } finally {
     await context.close();
   }
@@ -211,13 +219,15 @@ async function main(): Promise<void> {
     const visit = FIRST_VISIT ? ', first visit with the welcome tour' : '';
     console.log(`first-load JS (signed-in Dashboard${visit}): ${kb(total)} KB gzipped (budget ${BUDGET_KB} KB)`);
     if (total > BUDGET_KB * 1024) process.exitCode = 1;
+    const storageState = await context.storageState();
     await context.close();
 
-    const usableMs = await timeToUsableOnSlowPhone(browser, origin);
+    const { usable, app } = await timesOnSlowPhone(browser, origin, storageState);
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
     console.log(
-      `Dashboard usable on slow 4G (400 kbit/s, 400 ms) with a ${CPU_SLOWDOWN}× slower processor: ${(usableMs / 1000).toFixed(2)} s (budget ${USABLE_BUDGET_MS / 1000} s)`,
+      `Dashboard usable on slow 4G (400 kbit/s, 400 ms) with a ${CPU_SLOWDOWN}× slower processor, nothing cached: ${seconds(usable)} (budget ${seconds(USABLE_BUDGET_MS)}); the app drawn at ${seconds(app)}`,
     );
-    if (usableMs > USABLE_BUDGET_MS) process.exitCode = 1;
+    if (usable > USABLE_BUDGET_MS) process.exitCode = 1;
   } finally {
     await browser.close();
     server.close();

@@ -13,6 +13,7 @@ import { Redis } from 'ioredis';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { createAuthFailures } from './http/auth-failures';
+import { inlineScriptHashes } from './http/inline-scripts';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler';
 import { RateLimitedError } from './http/errors';
 import type { AuthResolver } from './http/route';
@@ -183,7 +184,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         defaultSrc: ["'self'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(webDir ? inlineScriptHashes(path.join(webDir, 'index.html')) : [])],
         connectSrc: ["'self'", ...Object.values(runtimeConfig(config).services).filter((u) => /^https?:/.test(u))],
         formAction: ["'self'", config.platform.authorizeUrl],
       },

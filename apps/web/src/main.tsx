@@ -1,5 +1,3 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
@@ -20,7 +18,7 @@ async function start(): Promise<void> {
     if (state.token !== previous.token) queryClient.clear();
   });
 
-  const [config] = await Promise.allSettled([loadRuntimeConfig(), initI18n()]);
+  const [config] = await Promise.allSettled([loadRuntimeConfig(), initI18n(), import('./styles')]);
   if (config.status === 'rejected') {
     console.error(config.reason);
     root.render(

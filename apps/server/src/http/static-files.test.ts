@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +15,8 @@ describe('the dashboard files', () => {
   const sandbox = useSandbox();
   let ctx: TestContext;
   let webDir: string;
-  const page = '<!doctype html><html><head><script type="module" src="/assets/index-abc.js"></script></head><body></body></html>';
+  const inline = "document.body.dataset.drawn = 'yes';";
+  const page = `<!doctype html><html><head><script type="module" src="/assets/index-abc.js"></script></head><body><script>${inline}</script></body></html>`;
   const script = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 
   beforeAll(async () => {
@@ -58,5 +60,12 @@ describe('the dashboard files', () => {
     expect(reply.headers['cache-control']).toBe('no-cache');
     expect(reply.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(reply.rawPayload).toString()).toBe(page);
+  });
+
+  it("lets the page's own inline script run, by its hash, and no other inline script", async () => {
+    const reply = await ctx.built.app.inject({ url: '/' });
+    const policy = String(reply.headers['content-security-policy']);
+    const scriptSrc = /script-src ([^;]*)/.exec(policy)?.[1];
+    expect(scriptSrc).toBe(`'self' 'sha256-${createHash('sha256').update(inline).digest('base64')}'`);
   });
 });

@@ -2,6 +2,7 @@ import type { AuthServer, AuthUnjoinedServer, BearerUser, ServerRole } from '@ti
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { getApi, isResponseError } from './api';
+import { clearInstantDashboard } from './instant-dashboard';
 
 export type RefreshMode = 'normal' | 'bypass_cache' | 'force';
 
@@ -65,6 +66,7 @@ export const useAuthStore = create<AuthState>()(
           // The server may already have ended the session; signing out locally is what matters.
         } finally {
           set({ token: null, user: null, verified: false });
+          clearInstantDashboard();
         }
       },
 

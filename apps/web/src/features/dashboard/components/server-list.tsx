@@ -1,7 +1,8 @@
 import { Box, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import type { BearerUser } from '@ticket/contracts';
-import { lazy, type ReactNode, Suspense, useId, useState } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { saveInstantDashboard } from '@/lib/instant-dashboard';
 import { ServerCard } from './server-card';
 import { JoinedServerActions, UnjoinedServerActions } from './server-actions';
 
@@ -17,16 +18,21 @@ const matches = (query: string) => {
 
 /** Every server of the user as a card, those with the bot first; searchable once there are many. */
 export function ServerList({ user, inviteUrl }: { user: BearerUser; inviteUrl?: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [query, setQuery] = useState('');
   const total = user.servers.length + user.uServers.length;
   const joined = user.servers.filter(matches(query));
   const unjoined = user.uServers.filter(matches(query));
+  const listRef = useRef<HTMLDivElement>(null);
+  // The whole list as drawn, for the next visit to show before the app has loaded.
+  useEffect(() => {
+    if (query === '' && listRef.current) saveInstantDashboard(user.userId, listRef.current);
+  }, [user, query, i18n.language]);
 
   if (total === 0) return <Text c="dimmed">{t('servers.empty')}</Text>;
 
   return (
-    <Stack gap="xl">
+    <Stack gap="xl" ref={listRef}>
       {total > SEARCH_THRESHOLD && (
         // The box's height is kept while it loads, so the cards do not jump.
         <Suspense fallback={<Box h={60} />}>
