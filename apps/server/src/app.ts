@@ -21,6 +21,7 @@ import { createLoader, createMemoryCache, createRedisCache, type Cache } from '.
 import { PlatformClient } from './platform/discord';
 import { createFileStorage } from './platform/file-storage';
 import { GuildAccess } from './platform/guild-access';
+import { PlanChangeListeners } from './platform/plan-changes';
 import { authenticationRoutes } from './services/authentication/routes';
 import { AuthService } from './services/authentication/service';
 import type { ServiceContext, Services } from './services/context';
@@ -102,8 +103,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const serverData = new ServerDataService(database.db, platform, resolver);
   const stripe = createStripe(config.payment.stripe);
   const paypal = new PaypalClient(config.payment.paypal);
-  const paypalPayments = new PaypalPayments(database.db, config, paypal);
-  const payments = new PaymentService(database.db, config, stripe, (serverId, icon) => platform.iconUrl(serverId, icon), paypalPayments);
+  // The features a plan gives hear of every plan change once it is committed (their listeners are below).
+  const plans = new PlanChangeListeners();
+  const paypalPayments = new PaypalPayments(database.db, config, paypal, plans);
+  const payments = new PaymentService(database.db, config, stripe, (serverId, icon) => platform.iconUrl(serverId, icon), paypalPayments, plans);
   // White-label bot changes, for the bot runners: in process, and on Redis pub/sub when configured.
   const whitelabelChanges = createChangeNotices(config.redisUrl);
   const services: Services = {
@@ -146,6 +149,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     webhookDeliveries,
   };
 
+  // A server that leaves the plan loses its features at once: its white-label bot stops, its webhooks' waiting deliveries are not sent.
+  plans.listen((changes) => services.deployment.plansChanged(changes));
+  plans.listen((changes) => webhookDeliveries.plansChanged(changes));
+
   // Where a server's white-label bot runs, the API speaks there as it (platform/discord.ts); a change notice drops what was known of it.
   const whitelabels: WhitelabelLookup = services.deployment;
   await platform.useServerBots({ all: () => whitelabels.runningBots(), of: (serverId) => whitelabels.runningBot(serverId) });
@@ -170,6 +177,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorateRequest('caller', null);
   whitelabelChanges.onError((err) => app.log.warn({ err }, 'a white-label change notice could not be published'));
+  plans.onError((err) => app.log.error({ err }, 'a plan change was not applied to a feature of the plan'));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const webDir = config.webDir && existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : null;

@@ -18,6 +18,7 @@ import { BadRequestError, ConflictError, LimitReachedError, NotFoundError } from
 import type { Caller } from '../../http/route';
 import { readBotIdentity, type BotIdentity } from '../../platform/bot-identity';
 import { seal, unseal } from '../../platform/crypto';
+import type { PlanChange } from '../../platform/plan-changes';
 import type { ChangeNotices } from './change-notices';
 import * as repo from './repository';
 
@@ -180,6 +181,26 @@ export class DeploymentService {
     );
     if (!row) throw this.noBot();
     await this.notify(row, 'deleted');
+  }
+
+  /**
+   * Listens to plan changes (app.ts): the bot of a server whose plan no longer has white-label bots
+   * stops, and says why; its token is kept, so that it can be started again once the server is back
+   * on the plan. The runner is told at once, as for any other change. The plan is read as it is now.
+   */
+  async plansChanged(changes: PlanChange[]): Promise<void> {
+    for (const { serverId } of changes) {
+      const server = await repo.findServer(this.db, serverId);
+      const plan = (server && server.plan in PLANS ? server.plan : 'free') as PlanType;
+      if (PLANS[plan].features.whitelabel) continue;
+      const bot = await repo.findBot(this.db, serverId);
+      if (!bot || bot.status === 'NotRunning') continue;
+      const at = now();
+      // A new revision: a late report of the runner about the bot as it ran is refused.
+      const stop: repo.BotChanges = { status: 'NotRunning', status_message: `Stopped: the server is no longer on the ${ENTERPRISE} plan`, status_at: at };
+      const row = await repo.updateBot(this.db, serverId, stop, { bumpRevision: true, now: at });
+      if (row) await this.notify(row, 'status');
+    }
   }
 
   // --- The runner's reports -----------------------------------------------------------------

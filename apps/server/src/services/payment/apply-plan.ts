@@ -1,10 +1,32 @@
 import { PLANS, type PlanType } from '@ticket/contracts';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
+import type { PlanChange, PlanChangeListeners } from '../../platform/plan-changes';
 import * as repo from './repository';
 
 /** Subscriptions in these states give their server the plan. */
 const GIVES_PLAN = new Set(['active']);
+
+/** The plan changes made in each transaction opened by `inPlanTransaction`, told once it commits. */
+const madeIn = new WeakMap<Transaction<DB>, PlanChange[]>();
+
+/**
+ * Runs `work` in a transaction; once it committed, the servers whose plan `applyPlan` changed in it
+ * are told to `listeners` (a server changed twice counts once, from its first plan to its last;
+ * one that came back to its plan is left out). Every transaction that applies a plan opens with this,
+ * so a feature the plan no longer gives stops at once, and never for a change that was rolled back.
+ */
+export async function inPlanTransaction<T>(db: Kysely<DB>, listeners: PlanChangeListeners, work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  const made: PlanChange[] = [];
+  const result = await db.transaction().execute((trx) => {
+    madeIn.set(trx, made);
+    return work(trx);
+  });
+  const byServer = new Map<string, PlanChange>();
+  for (const change of made) byServer.set(change.serverId, { ...change, from: byServer.get(change.serverId)?.from ?? change.from });
+  await listeners.changed([...byServer.values()].filter((change) => change.from !== change.to));
+  return result;
+}
 
 /**
  * Makes a server's plan what its subscriptions say, in the caller's transaction: the best active
@@ -23,7 +45,10 @@ export async function applyPlan(trx: Transaction<DB>, serverId: string): Promise
     if (sub.applied !== applied) await repo.updateSubscription(trx, sub.id, { applied });
   }
   const plan: PlanType = best ? (best.plan_type as PlanType) : 'free';
+  const stored = await repo.serverPlan(trx, serverId);
+  const previous: PlanType = stored !== null && stored in PLANS ? (stored as PlanType) : 'free';
   await repo.setServerPlan(trx, serverId, plan);
+  if (previous !== plan) madeIn.get(trx)?.push({ serverId, from: previous, to: plan });
 
   const limit = PLANS[plan].maxSubjects;
   const subjects = await repo.liveSubjects(trx, serverId);

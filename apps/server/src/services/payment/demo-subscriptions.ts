@@ -93,7 +93,7 @@ export class DemoSubscriptions {
       if (rowsOf.get(plan.serverId)!.length > 0 || !this.providers.includes(plan.provider)) continue;
       actions.push(await this.attempt(plan.serverId, null, async () => ({ action: 'bought', subscriptionId: await this.buy(plan) })));
     }
-    for (const serverId of servers) await this.db.transaction().execute((trx) => applyPlan(trx, serverId));
+    for (const serverId of servers) await this.payments.inPlanTransaction((trx) => applyPlan(trx, serverId));
     return actions;
   }
 
@@ -134,7 +134,7 @@ export class DemoSubscriptions {
     if (await this.known(row)) return { action: 'kept', subscriptionId: row.id };
     const origin = (await this.db.selectFrom('checkout_sessions').select('server_id').where('subscription_id', '=', row.id).orderBy('created_at').executeTakeFirst())?.server_id ?? row.server_id;
     if (row.cancel_at_period_end === 1 || !origin) {
-      await this.db.transaction().execute(async (trx) => {
+      await this.payments.inPlanTransaction(async (trx) => {
         await repo.updateSubscription(trx, row.id, { state: 'canceled' });
         if (row.server_id) await applyPlan(trx, row.server_id);
       });
@@ -142,7 +142,7 @@ export class DemoSubscriptions {
     }
     // Bought where it was first bought (its buyer could buy there), then put where it is now.
     const id = await this.buy({ serverId: origin, buyerId: row.user_id, planType: row.plan_type as PaidPlanType, interval: row.plan_interval as BillingInterval, provider: row.provider as PaymentProvider });
-    await this.db.transaction().execute(async (trx) => {
+    await this.payments.inPlanTransaction(async (trx) => {
       await repo.updateSubscription(trx, id, { server_id: row.server_id, last_transferred: row.last_transferred, applied: 0 });
       await trx.deleteFrom('receipts').where('subscription_id', '=', row.id).execute();
       await trx.deleteFrom('checkout_sessions').where('subscription_id', '=', row.id).execute();

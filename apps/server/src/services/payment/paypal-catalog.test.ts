@@ -8,6 +8,7 @@ import type { Database } from '../../db/database';
 import { bearer, engines, freshDatabase, signIn, startTestSandbox, testConfig, type Sandbox } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
 import { PaypalClient } from '../../platform/paypal';
+import { PlanChangeListeners } from '../../platform/plan-changes';
 import { decidePaypal } from '../../test/payment-providers';
 import { PaypalPayments } from './paypal-payments';
 
@@ -151,11 +152,11 @@ describe.each(engines)('PayPal catalog products and plans on %s', (engine) => {
         return answer;
       }
     }
-    return new PaypalPayments(database.db, base, new Racing(base.payment.paypal));
+    return new PaypalPayments(database.db, base, new Racing(base.payment.paypal), new PlanChangeListeners());
   }
 
   it('lets the process that records first win a race: the other uses its product and plan, and what it made stays unused', async () => {
-    const winner = new PaypalPayments(database.db, base, new PaypalClient(base.payment.paypal));
+    const winner = new PaypalPayments(database.db, base, new PaypalClient(base.payment.paypal), new PlanChangeListeners());
     let won = '';
     // The loser has made a product when the winner makes and records its product and plan.
     const loser = racing('/v1/catalogs/products', async () => (won = await winner.planId('premium', 'monthly')));

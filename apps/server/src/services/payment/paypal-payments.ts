@@ -6,7 +6,8 @@ import { isUniqueViolation, toTimestamp } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { BadRequestError, NotFoundError, UpstreamError } from '../../http/errors';
 import { centsOf, PaypalApiError, type PaypalClient, type PaypalSubscription, type PaypalTransaction } from '../../platform/paypal';
-import { applyPlan } from './apply-plan';
+import type { PlanChangeListeners } from '../../platform/plan-changes';
+import { applyPlan, inPlanTransaction } from './apply-plan';
 import { applyApprovedPaypalChange } from './paypal-plan-change';
 import { carbonRemovalCents, priceCents, withinRefundWindow } from './prices';
 import * as repo from './repository';
@@ -90,7 +91,13 @@ export class PaypalPayments {
     private readonly db: Kysely<DB>,
     private readonly config: Config,
     private readonly paypal: PaypalClient,
+    private readonly plans: PlanChangeListeners,
   ) {}
+
+  /** A transaction that may change servers' plans; the features they give hear of it once committed (apply-plan.ts). */
+  inPlanTransaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    return inPlanTransaction(this.db, this.plans, work);
+  }
 
   /** Whether PayPal credentials are configured (PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET). */
   get configured(): boolean {
@@ -227,7 +234,7 @@ export class PaypalPayments {
   async activate(row: repo.CheckoutSessionRow, sub: PaypalSubscription): Promise<void> {
     const paid = await this.transactions(sub);
     const write = () =>
-      this.db.transaction().execute(async (trx) => {
+      this.inPlanTransaction(async (trx) => {
         const existing = await repo.findByProviderId(trx, 'paypal', sub.id, true);
         let id = existing?.id;
         if (!existing) {
@@ -326,7 +333,7 @@ export class PaypalPayments {
       return void (await record());
     }
     const sale = event.event_type === 'PAYMENT.SALE.COMPLETED' ? resource : null;
-    await this.db.transaction().execute(async (trx) => {
+    await this.inPlanTransaction(async (trx) => {
       if (!(await record(trx))) return;
       const locked = (await repo.findByProviderId(trx, 'paypal', subscriptionId, true))!;
       // A revise the buyer approved shows as the subscription on the revised plan.
@@ -372,7 +379,7 @@ export class PaypalPayments {
     } catch (error) {
       throw upstream(error, 'Could not cancel the subscription with PayPal');
     }
-    await this.db.transaction().execute(async (trx) => {
+    await this.inPlanTransaction(async (trx) => {
       await repo.insertRefundReceipts(trx, row, 'paypal', refunds);
       // Ending, it changes plan no more: a change waiting for the next billing is dropped.
       const unscheduled = { scheduled_plan_type: null, scheduled_plan_interval: null, scheduled_effective_date: null };
@@ -393,7 +400,7 @@ export class PaypalPayments {
       .where('current_period_end', '<=', toTimestamp(at))
       .execute();
     for (const row of lapsed) {
-      await this.db.transaction().execute(async (trx) => {
+      await this.inPlanTransaction(async (trx) => {
         await repo.updateSubscription(trx, row.id, { state: 'canceled' });
         if (row.server_id) await applyPlan(trx, row.server_id);
       });

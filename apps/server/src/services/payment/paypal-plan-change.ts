@@ -117,7 +117,7 @@ export class PaypalPlanChanges {
       return { status: 'unverified', message: 'The change could not be verified with PayPal; check your e-mail or contact support' };
     }
     if (sub.plan_id === change.provider_plan_id) {
-      await this.db.transaction().execute((trx) => applyApprovedPaypalChange(trx, change.id, sub));
+      await this.payments.inPlanTransaction((trx) => applyApprovedPaypalChange(trx, change.id, sub));
       return { status: 'complete' };
     }
     if (Date.now() - Date.parse(change.created_at) > APPROVAL_TTL_MS) {

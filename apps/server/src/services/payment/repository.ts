@@ -235,6 +235,11 @@ export async function serverNames(db: Db, ids: string[]): Promise<Map<string, { 
   return new Map(rows.map((r) => [r.id, { name: r.name, icon: r.icon }]));
 }
 
+/** The plan the server is on now; null when the dashboard does not know the server. */
+export async function serverPlan(db: Db, serverId: string): Promise<string | null> {
+  return (await db.selectFrom('servers').select('plan').where('id', '=', serverId).executeTakeFirst())?.plan ?? null;
+}
+
 export async function setServerPlan(db: Db, serverId: string, plan: string): Promise<void> {
   await db.updateTable('servers').set({ plan, updated_at: now() }).where('id', '=', serverId).where('plan', '!=', plan).execute();
 }

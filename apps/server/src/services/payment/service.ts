@@ -20,8 +20,9 @@ import { fromFlag, isUniqueViolation, toFlag, toTimestamp } from '../../db/datab
 import type { DB } from '../../db/schema';
 import { BadRequestError, ForbiddenError, NotFoundError, UpstreamError } from '../../http/errors';
 import type { Caller } from '../../http/route';
+import type { PlanChangeListeners } from '../../platform/plan-changes';
 import { idOf, type Stripe } from '../../platform/stripe';
-import { applyPlan } from './apply-plan';
+import { applyPlan, inPlanTransaction } from './apply-plan';
 import { renderReceiptPdf } from './receipt-pdf';
 import type { PaypalPayments } from './paypal-payments';
 import { carbonRemovalCents, priceCents, priceTable, recurringOf } from './prices';
@@ -102,7 +103,13 @@ export class PaymentService {
     private readonly stripe: Stripe,
     private readonly iconUrl: (serverId: string, icon: string | null) => string | null,
     private readonly paypal: PaypalPayments,
+    private readonly plans: PlanChangeListeners,
   ) {}
+
+  /** A transaction that may change servers' plans; the features they give hear of it once committed (apply-plan.ts). */
+  inPlanTransaction<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+    return inPlanTransaction(this.db, this.plans, work);
+  }
 
   // --- Reading ------------------------------------------------------------------------------
 
@@ -289,7 +296,7 @@ export class PaymentService {
     const invoiceId = idOf(session.invoice) ?? idOf(sub.latest_invoice);
     const invoice = invoiceId ? await this.stripe.invoices.retrieve(invoiceId) : null;
     const write = () =>
-      this.db.transaction().execute(async (trx) => {
+      this.inPlanTransaction(async (trx) => {
         const existing = await repo.findByProviderId(trx, 'stripe', sub.id, true);
         const fields = fieldsOfStripe(sub);
         let id = existing?.id;

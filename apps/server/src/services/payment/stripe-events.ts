@@ -81,7 +81,7 @@ export class StripeEvents {
       const invoice = await this.stripe.invoices.retrieve(failedInvoice.id!);
       if (invoice.status !== 'paid') fields.state = 'paused';
     }
-    await this.db.transaction().execute(async (trx) => {
+    await this.payments.inPlanTransaction(async (trx) => {
       if (!(await repo.recordEvent(trx, 'stripe', event.id, event.type))) return;
       const row = (await repo.findByProviderId(trx, 'stripe', stripeSubId, true))!;
       await repo.updateSubscription(trx, row.id, fields);
@@ -104,7 +104,7 @@ export class StripeEvents {
     }
     const [sub, fresh] = await Promise.all([this.stripe.subscriptions.retrieve(stripeSubId), this.stripe.invoices.retrieve(invoice.id!)]);
     const change = await repo.findPlanChange(this.db, 'stripe', fresh.id!);
-    await this.db.transaction().execute(async (trx) => {
+    await this.payments.inPlanTransaction(async (trx) => {
       if (!(await repo.recordEvent(trx, 'stripe', event.id, event.type))) return;
       const row = (await repo.findByProviderId(trx, 'stripe', stripeSubId, true))!;
       const fields = fieldsOfStripe(sub);

@@ -62,7 +62,7 @@ export class StripePlanChanges {
 
   /** Our row takes what Stripe says of the subscription now; its server's plan follows. */
   private async write(row: repo.SubscriptionRow, sub: Stripe.Subscription): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.payments.inPlanTransaction(async (trx) => {
       await repo.updateSubscription(trx, row.id, fieldsOfStripe(sub));
       if (row.server_id) await applyPlan(trx, row.server_id);
     });
@@ -111,7 +111,7 @@ export class StripePlanChanges {
     }
     if (!invoice?.id || !invoice.hosted_invoice_url) throw new UpstreamError('Error updating plan: the card provider answered without a page to pay the change');
     const invoiceId = invoice.id;
-    await this.db.transaction().execute(async (trx) => {
+    await this.payments.inPlanTransaction(async (trx) => {
       await repo.replaceOpenPlanChanges(trx, row.id);
       await repo.insertPlanChange(trx, {
         id: randomUUID(),
@@ -192,7 +192,7 @@ export class StripePlanChanges {
     if (invoice.status === 'paid') {
       const fields = fieldsOfStripe(sub);
       const applied = fields.plan_type === change.plan_type && fields.plan_interval === change.plan_interval;
-      await this.db.transaction().execute(async (trx) => {
+      await this.payments.inPlanTransaction(async (trx) => {
         await repo.updateSubscription(trx, row.id, fields);
         await this.payments.receiptOfInvoice(trx, (await repo.findSubscription(trx, row.id))!, invoice);
         await repo.setPlanChangeStatus(trx, change.id, applied ? 'complete' : 'failed');

@@ -55,7 +55,7 @@ export class SubscriptionActions {
       } catch (error) {
         throw upstream(error, 'Could not cancel the subscription with the card provider');
       }
-      await this.db.transaction().execute(async (trx) => {
+      await this.payments.inPlanTransaction(async (trx) => {
         await repo.insertRefundReceipts(trx, row, 'stripe', refunds);
         await repo.updateSubscription(trx, row.id, { ...fieldsOfStripe(sub), state: 'canceled', scheduled_plan_type: null, scheduled_plan_interval: null, scheduled_effective_date: null });
         if (row.server_id) await applyPlan(trx, row.server_id);
@@ -71,7 +71,7 @@ export class SubscriptionActions {
     } catch (error) {
       throw upstream(error, 'Could not cancel the subscription with the card provider');
     }
-    await this.db.transaction().execute(async (trx) => {
+    await this.payments.inPlanTransaction(async (trx) => {
       await repo.updateSubscription(trx, row.id, { ...fieldsOfStripe(sub), cancel_at_period_end: toFlag(true) });
       if (row.server_id) await applyPlan(trx, row.server_id);
     });
@@ -86,7 +86,7 @@ export class SubscriptionActions {
     const server = await this.db.selectFrom('servers').select('active').where('id', '=', serverId).executeTakeFirst();
     if (!server || server.active !== 1) throw new NotFoundError('The bot is not in this server');
     if (row.server_id === serverId) return this.answer(row.id);
-    await this.db.transaction().execute(async (trx) => {
+    await this.payments.inPlanTransaction(async (trx) => {
       const locked = (await repo.findSubscription(trx, row.id, true))!;
       await repo.updateSubscription(trx, row.id, { server_id: serverId, applied: 0, last_transferred: now() });
       if (locked.server_id) await applyPlan(trx, locked.server_id);
@@ -99,7 +99,7 @@ export class SubscriptionActions {
   async revoke(serverId: string): Promise<StatusResponse> {
     const attached = (await repo.listByServer(this.db, serverId)).filter((s) => s.state !== 'canceled');
     if (attached.length === 0) throw new NotFoundError('This server has no subscription');
-    await this.db.transaction().execute(async (trx) => {
+    await this.payments.inPlanTransaction(async (trx) => {
       for (const sub of attached) await repo.updateSubscription(trx, sub.id, { server_id: null, applied: 0 });
       await applyPlan(trx, serverId);
     });

@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import { fromFlag, fromJson, toJson } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { unseal } from '../../platform/crypto';
+import type { PlanChange } from '../../platform/plan-changes';
 import { postWebhook, webhookSignature, type AttemptResult } from '../../platform/webhook-sender';
 import * as repo from './webhook-repository';
 
@@ -19,6 +20,9 @@ export function nextAttemptAt(attempt: number, at: Date, firstAttemptAt: Date): 
 }
 
 const planName = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
+const WEBHOOKS_PLAN = planName(Object.values(PLANS).find((p) => p.features.webhooks)?.type ?? 'enterprise');
+/** Why a delivery was not sent: its server left the plan (its endpoints are kept for when it comes back). */
+export const OFF_PLAN = `Not delivered: the server is no longer on the ${WEBHOOKS_PLAN} plan`;
 
 type Send = typeof postWebhook;
 
@@ -64,6 +68,20 @@ export class WebhookDeliveries {
     if (row) await this.attempt(row, claim.token, at);
   }
 
+  /**
+   * Listens to plan changes (app.ts): what waits for the endpoints of a server whose plan no longer
+   * has webhooks is not sent, and says why (new events are not queued for them: the outbox reads the
+   * plan). Endpoints stay, so that they work again once the server is back on the plan.
+   */
+  async plansChanged(changes: PlanChange[]): Promise<void> {
+    await repo.failPendingOffPlan(
+      this.db,
+      changes.map((c) => c.serverId),
+      OFF_PLAN,
+      this.clock().toISOString(),
+    );
+  }
+
   /** Removes deliveries older than the retention period (waiting ones stay). */
   async prune(at: Date = this.clock()): Promise<number> {
     return repo.pruneDeliveries(this.db, iso(at.getTime() - WEBHOOK_POLICY.retentionDays * 24 * HOUR_MS));
@@ -77,7 +95,7 @@ export class WebhookDeliveries {
       : !fromFlag(endpoint.enabled) && row.event_type !== WEBHOOK_TEST_EVENT
         ? 'The endpoint is disabled'
         : !PLANS[(endpoint.plan ?? 'free') as PlanType]?.features.webhooks
-          ? `Webhooks are part of the Enterprise plan; this server is on the ${planName(endpoint.plan ?? 'free')} plan`
+          ? OFF_PLAN
           : null;
     if (refused || !endpoint) {
       // Not an attempt: nothing was sent.

@@ -190,6 +190,19 @@ export async function failPending(db: Db, endpointId: string, error: string, at:
     .execute();
 }
 
+/** What still waits for the endpoints of these servers fails, where a server's plan no longer has webhooks (tests too). */
+export async function failPendingOffPlan(db: Db, serverIds: string[], error: string, at: string): Promise<number> {
+  if (serverIds.length === 0) return 0;
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', last_error: error, next_attempt_at: null, updated_at: at })
+    .where('server_id', 'in', serverIds)
+    .where('status', '=', 'pending')
+    .where('server_id', 'not in', (eb) => eb.selectFrom('servers').select('id').where('id', 'in', serverIds).where('plan', 'in', WEBHOOK_PLANS))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function pruneDeliveries(db: Db, before: string): Promise<number> {
   const result = await db.deleteFrom('webhook_deliveries').where('created_at', '<', before).where('status', '!=', 'pending').executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { json, mockFetch, type Recorded } from '@/test/fetch';
 import { testUser } from '@/test/fixtures';
 import { renderPage, signIn } from '@/test/render-page';
+import { WEBHOOK_DELIVERIES_POLL_MS } from '../api/get-webhook-deliveries';
 import { WebhooksPage } from './webhooks-page';
 
 const SERVER = '200000000000000001';
@@ -210,6 +211,26 @@ describe('WebhooksPage', () => {
     expect(await screen.findByText('The delivery is being sent again.')).toBeTruthy();
     expect(calls.filter((call) => call.method === 'POST').map((call) => call.url)).toEqual([`${BASE}/whe_1/deliveries/whd_f/resend`]);
   });
+
+  it('reads the deliveries again while one is pending, until its retry is in', async () => {
+    const retried = [
+      delivery({ deliveryId: 'whd_p', event: 'webhook.test', status: 'pending', statusCode: 500, attempts: 1, deliveredAt: null }),
+      delivery({ deliveryId: 'whd_p', event: 'webhook.test', status: 'delivered', statusCode: 200, attempts: 2 }),
+    ];
+    let reads = 0;
+    const { calls } = backend({
+      endpoints: [endpoint()],
+      override: (_request, path) => (path.endsWith('/deliveries') ? json({ page: 1, maxPage: 1, elements: [retried[Math.min(reads++, 1)]] }) : undefined),
+    });
+    open();
+    fireEvent.click(await screen.findByRole('button', { name: 'Deliveries' }));
+    const table = within(await screen.findByRole('table', { name: 'Deliveries to Helpdesk sync' }));
+    expect(table.getByText('Pending')).toBeTruthy();
+    expect(table.getByText('HTTP 500')).toBeTruthy();
+    expect(await table.findByText('Delivered', undefined, { timeout: WEBHOOK_DELIVERIES_POLL_MS + 3000 })).toBeTruthy();
+    expect(table.getByText('HTTP 200')).toBeTruthy();
+    expect(calls.filter((call) => call.url.split('?')[0]?.endsWith('/deliveries'))).toHaveLength(2);
+  }, 15_000);
 
   it('deletes an endpoint only once confirmed', async () => {
     const { calls } = backend({ endpoints: [endpoint()] });
