@@ -25,6 +25,7 @@ import { registerOAuthRoutes } from './oauth.ts';
 import { registerPages } from './pages.ts';
 import { registerPaypal } from './paypal.ts';
 import { registerStripe } from './stripe.ts';
+import { registerLocalazy } from './localazy.ts';
 import type { StripeOptions, StripeSandbox } from './stripe.ts';
 import type { PaypalOptions, PaypalSandbox } from './paypal.ts';
 import { applyConfigureOptions, checkConfigureOptions } from './sandbox-config.ts';
@@ -55,6 +56,8 @@ export { PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PREFIX, PAYPAL_SANDBOX_W
 export type { PaypalConfigChange, PaypalOptions, PaypalSandbox } from './paypal.ts';
 export { STRIPE_API_PREFIX, STRIPE_API_VERSION, STRIPE_CONTROL_PREFIX, STRIPE_PUBLISHABLE_KEY, STRIPE_SECRET_KEY, TEST_CARDS, signPayload } from './stripe.ts';
 export type { StripeOptions, StripeSandbox } from './stripe.ts';
+export { LOCALAZY_PREFIX, LOCALAZY_PROJECT_ID } from './localazy.ts';
+export type { LocalazyImport } from './localazy.ts';
 export { GATEWAY_PATH, GATEWAY_VERSION, Gateway } from './gateway.ts';
 export type { GatewayOptions, GatewaySession, SessionView } from './gateway.ts';
 export { shardOf } from './gateway-payloads.ts';
@@ -262,6 +265,7 @@ export async function createSandbox(options: CreateSandboxOptions = {}): Promise
   );
   const paypal = await registerPaypal(app, state, options.paypal);
   const stripe = await registerStripe(app, state, options.stripe);
+  registerLocalazy(app, state);
   await app.ready();
   return { app, state, gateway, publicKey: state.publicKey, configure, stripe, paypal };
 }

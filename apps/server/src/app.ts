@@ -16,6 +16,7 @@ import { createAuthFailures } from './http/auth-failures';
 import { inlineScriptHashes } from './http/inline-scripts';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler';
 import { RateLimitedError } from './http/errors';
+import { withExamples } from './http/openapi-examples';
 import type { AuthResolver } from './http/route';
 import { createLoader, createMemoryCache, createRedisCache, type Cache } from './platform/cache';
 import { PlatformClient } from './platform/discord';
@@ -42,11 +43,18 @@ import { TicketStats } from './services/support/stats';
 import { InteractionService } from './services/support/interactions';
 import { TicketDesk } from './services/support/ticket-desk';
 import { PlatformEvents } from './services/support/platform-events';
+import { BotWords } from './i18n/bot-words';
 import { createChangeNotices } from './services/deployment/change-notices';
 import type { WhitelabelLookup } from './services/deployment';
 import { deploymentRoutes } from './services/deployment/routes';
 import { DeploymentService } from './services/deployment/service';
 import { paymentRoutes } from './services/payment/routes';
+import { localizationRoutes } from './services/localization/routes';
+import { LocalizationService } from './services/localization/service';
+import { localazyPush } from './services/localization/localazy';
+import { shippedFiles } from './services/localization/shipped-files';
+import { createTranslationChanges } from './services/localization/translation-changes';
+import { BOT_WORDS_FILE } from './i18n/bot-words';
 import { PaymentService } from './services/payment/service';
 import { StripeEvents } from './services/payment/stripe-events';
 import { SubscriptionActions } from './services/payment/subscription-actions';
@@ -81,6 +89,7 @@ const SERVICE_ROUTES: Partial<Record<ServiceName, ServiceRoutes>> = {
   files: filesRoutes,
   payment: paymentRoutes,
   deployment: deploymentRoutes,
+  localization: localizationRoutes,
 };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -88,7 +97,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const cache = options.cache ?? (config.redisUrl ? createRedisCache(config.redisUrl) : createMemoryCache());
   const platform = new PlatformClient({ config: config.platform, load: createLoader(cache), cacheTtlSeconds: config.platformCacheTtlSeconds });
 
-  const auth = new AuthService(database.db, platform, config);
+  const auth = new AuthService(database.db, platform, config, {
+    onError: (err) => app.log.warn({ err }, 'API key calls could not be recorded'),
+  });
   const resolver: AuthResolver = {
     resolve: (key) => auth.resolve(key),
     roleOn: (userId, serverId) => auth.roleOn(userId, serverId),
@@ -99,7 +110,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const webhookDeliveries = new WebhookDeliveries(database.db, config);
   // Ticket and message changes queue their webhook deliveries in their own transactions.
   const support = new SupportService(database.db, database.engine, platform, files, new WebhookOutbox());
-  const desk = new TicketDesk(database.db, settings, support, platform, guilds, config);
+  const botWords = new BotWords();
+  const desk = new TicketDesk(database.db, settings, support, platform, guilds, config, botWords);
   const serverData = new ServerDataService(database.db, platform, resolver);
   const stripe = createStripe(config.payment.stripe);
   const paypal = new PaypalClient(config.payment.paypal);
@@ -117,7 +129,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     support,
     stats: new TicketStats(database.db, platform),
     files,
-    interactions: new InteractionService(desk),
+    interactions: new InteractionService(desk, botWords),
+    botWords,
     desk,
     events: new PlatformEvents(database.db, desk, {
       botAdded: (serverId) => serverData.botAdded(serverId),
@@ -147,7 +160,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }),
     webhooks: new WebhookService(database.db, config, webhookDeliveries),
     webhookDeliveries,
+    // Corrected translations (and changed source texts) reach every process: on Redis pub/sub when configured.
+    localization: new LocalizationService({
+      db: database.db,
+      changes: createTranslationChanges(config.redisUrl),
+      shipped: shippedFiles,
+      localazy: config.localazy ? localazyPush(config.localazy) : null,
+    }),
   };
+  // The bot speaks the bot file's texts as they are stored now, and as they change.
+  await services.localization.watch(BOT_WORDS_FILE, (language, texts) => botWords.replace(language, texts));
 
   // A server that leaves the plan loses its features at once: its white-label bot stops, its webhooks' waiting deliveries are not sent.
   plans.listen((changes) => services.deployment.plansChanged(changes));
@@ -224,9 +246,31 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     return payload;
   });
 
+  // Calls refused by the rate limit (rather than answered 429 for another reason, e.g. by the platform).
+  const limited = new WeakSet<FastifyRequest>();
+  // Every call made with a server's API key is kept for its admins: what was called and how it was
+  // answered, never a header or a body. Buffered, so the answer never waits on it.
+  app.addHook('onResponse', async (request, reply) => {
+    const caller = request.caller;
+    if (caller?.kind !== 'apiKey') return;
+    auth.recordApiKeyCall({
+      serverId: caller.serverId,
+      keyPrefix: caller.keyPrefix,
+      // Sub-millisecond clock: calls one after another never get their arrivals out of order.
+      at: new Date(performance.timeOrigin + performance.now() - reply.elapsedTime),
+      method: request.method,
+      route: routed(request),
+      path: request.url.split('?', 1)[0]!,
+      status: reply.statusCode,
+      durationMs: reply.elapsedTime,
+      rateLimited: limited.has(request),
+    });
+  });
+
   await app.register(rateLimit, {
     global: true,
-    max: config.rateLimit.max,
+    // A server's API key has its own limit (API_KEY_RATE_LIMIT_MAX), counted per key: a reset key starts afresh.
+    max: (request) => (request.caller?.kind === 'apiKey' ? config.apiKeyRateLimitMax : config.rateLimit.max),
     timeWindow: config.rateLimit.windowMs,
     ...(redis ? { redis } : {}),
     // Runs after the route has checked the caller's key: per verified identity (several users
@@ -235,12 +279,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     keyGenerator: (request) => {
       const caller = request.caller;
       if (caller?.kind === 'user') return `u:${caller.userId}`;
-      if (caller?.kind === 'apiKey') return `k:${caller.serverId}`;
+      if (caller?.kind === 'apiKey') return `k:${caller.serverId}:${caller.keyPrefix}`;
       return `ip:${request.ip}`;
     },
     // The limit is the API's: the dashboard's own files (dozens of chunks per screen, per language)
     // and health checks are never refused, nor are operators (the bot runtime's reports).
     allowList: (request) => !apiCall(request) || routed(request).endsWith('/health') || request.caller?.kind === 'admin',
+    onExceeded: (request) => void limited.add(request),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: 'Too Many Requests',
@@ -255,6 +300,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
+    transformObject: (documentObject) => ('openapiObject' in documentObject ? withExamples(documentObject.openapiObject) : documentObject.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/docs/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -293,9 +339,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     services,
     async close() {
       await app.close();
+      // After the last answer: its call is recorded too.
+      await auth.apiKeyCalls.close();
       platform.destroy();
       await cache.close();
       await whitelabelChanges.close();
+      await services.localization.close();
       await redis?.quit();
       if (!options.database) await database.destroy();
     },

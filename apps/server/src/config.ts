@@ -138,6 +138,8 @@ export interface Config {
    * every call from it that carries a key is refused until the window ends.
    */
   rateLimit: { max: number; windowMs: number; fanOut: number; authFailures: number };
+  /** Requests per rate-limit window for each server API key (API_KEY_RATE_LIMIT_MAX), instead of `rateLimit.max`. */
+  apiKeyRateLimitMax: number;
   /** How old a caller's role on a server may be before it is read again from the platform (ROLE_MAX_AGE_SECONDS). */
   roleMaxAgeSeconds: number;
   bodyLimitBytes: number;
@@ -151,6 +153,11 @@ export interface Config {
   files: FilesConfig;
   payment: PaymentConfig;
   webhooks: WebhooksConfig;
+  /**
+   * The Localazy project uploaded translation files may be pushed to: LOCALAZY_TOKEN (a project
+   * token) and LOCALAZY_API_URL (default Localazy's own API). Null without a token.
+   */
+  localazy: { token: string; apiUrl: string | null } | null;
 }
 
 type Env = Record<string, string | undefined>;
@@ -289,6 +296,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       fanOut: int(env, 'RATE_LIMIT_FAN_OUT_MAX', 30),
       authFailures: int(env, 'RATE_LIMIT_AUTH_FAILURES', 20),
     },
+    apiKeyRateLimitMax: int(env, 'API_KEY_RATE_LIMIT_MAX', 300),
     roleMaxAgeSeconds: int(env, 'ROLE_MAX_AGE_SECONDS', 60),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
     logLevel: env.LOG_LEVEL ?? 'info',
@@ -321,6 +329,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       timeoutMs: Math.max(1, int(env, 'WEBHOOKS_TIMEOUT_MS', 10_000)),
       intervalMs: Math.max(100, int(env, 'WEBHOOKS_INTERVAL_MS', 5_000)),
     },
+    localazy: env.LOCALAZY_TOKEN ? { token: env.LOCALAZY_TOKEN, apiUrl: env.LOCALAZY_API_URL?.replace(/\/$/, '') || null } : null,
     ...overrides,
   };
   if (!overrides.encryptionKey) config.encryptionKey = encryptionKey(env, config.dataDir, config.demo);

@@ -21,6 +21,7 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
     void built.services.auth.purgeExpiredSessions().catch(() => undefined);
     void built.services.events.prune().catch(() => undefined);
     void built.services.webhookDeliveries.prune().catch(() => undefined);
+    void built.services.auth.apiKeyCalls.sweep().catch(() => undefined);
   }, 3600_000);
   purge.unref();
   // Retention is computed from stored timestamps: a sweep missed while the process was down is made up by the next one.

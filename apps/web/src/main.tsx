@@ -6,7 +6,7 @@ import { createAppRouter } from './app/router';
 import { StartupError } from './app/startup-error';
 import { initApi } from './lib/api';
 import { useAuthStore } from './lib/auth-store';
-import { initI18n } from './lib/i18n';
+import { initI18n, refreshShellFromService } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { loadRuntimeConfig } from './lib/runtime-config';
 
@@ -29,6 +29,8 @@ async function start(): Promise<void> {
     return;
   }
   initApi(config.value, () => useAuthStore.getState().token);
+  // Corrected translations of the first screen's texts, from the translations service, once it is known where it is.
+  void refreshShellFromService();
   root.render(
     <StrictMode>
       <App router={createAppRouter()} queryClient={queryClient} />

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall, IntegrationType, IsoDateTime, ServerIdParams, ServerRole, Snowflake } from './common';
+import { defineCall, IntegrationType, IsoDateTime, PageQuery, pagedResult, ServerIdParams, ServerRole, Snowflake } from './common';
 
 export const AuthType = z.enum(['Bearer', 'ApiKey', 'Admin']);
 export type AuthType = z.infer<typeof AuthType>;
@@ -74,6 +74,43 @@ export const ApiKeyInfo = z.object({
   lastUsedAt: IsoDateTime.nullable(),
 });
 export type ApiKeyInfo = z.infer<typeof ApiKeyInfo>;
+
+/** How long a server's API key calls are kept (and at most how many), before they are removed. */
+export const API_KEY_CALL_RETENTION = { days: 30, perServer: 10_000 } as const;
+
+export const ApiKeyCallStatus = z
+  .enum(['success', 'error', 'rateLimited'])
+  .describe('success: answered 1xx-3xx; error: answered 4xx or 5xx (rate limited ones included); rateLimited: refused by the key’s rate limit');
+export type ApiKeyCallStatus = z.infer<typeof ApiKeyCallStatus>;
+
+export const ApiKeyCall = z.object({
+  at: IsoDateTime.describe('When the call arrived'),
+  method: z.string().describe('HTTP method').meta({ example: 'GET' }),
+  route: z.string().describe('The route as routed, with its parameter names').meta({ example: '/api/settings/servers/:serverId/panels' }),
+  path: z.string().describe('The path as called, without the query string'),
+  status: z.number().int().describe('HTTP status of the answer'),
+  durationMs: z.number().min(0).describe('How long the answer took, in milliseconds'),
+  keyPrefix: z.string().describe('The first characters of the key that made the call, to tell a reset key’s calls apart'),
+  rateLimited: z.boolean().describe('Whether the call was refused by the key’s rate limit'),
+});
+export type ApiKeyCall = z.infer<typeof ApiKeyCall>;
+
+export const ApiKeyRateLimit = z.object({
+  max: z.number().int().describe('Calls a key may make per window'),
+  windowMs: z.number().int().describe('Length of the window, in milliseconds'),
+});
+export type ApiKeyRateLimit = z.infer<typeof ApiKeyRateLimit>;
+
+export const ApiKeyCallsQuery = PageQuery.extend({
+  Amount: z.coerce.number().int().min(1).max(100).default(25).describe('Calls per page'),
+  status: ApiKeyCallStatus.optional().describe('Only calls of this kind; all calls when absent'),
+});
+export type ApiKeyCallsQuery = z.infer<typeof ApiKeyCallsQuery>;
+
+export const ApiKeyCalls = pagedResult(ApiKeyCall)
+  .extend({ limit: ApiKeyRateLimit.describe('The rate limit every API key of this deployment has') })
+  .describe('Calls made with the server’s API key in the last 30 days (at most the newest 10,000), newest first');
+export type ApiKeyCalls = z.infer<typeof ApiKeyCalls>;
 
 export const LoginConfig = z.object({
   clientId: Snowflake,
@@ -169,6 +206,14 @@ export const authCalls = {
     params: ServerIdParams,
     response: ApiKeyResponse,
     status: 201,
+  }),
+  getApiKeyCalls: defineCall({
+    method: 'GET',
+    path: '/api/:serverId/calls',
+    summary: "Calls made with the server's API key, newest first, and the key's rate limit",
+    params: ServerIdParams,
+    query: ApiKeyCallsQuery,
+    response: ApiKeyCalls,
   }),
   deleteApiKey: defineCall({
     method: 'DELETE',

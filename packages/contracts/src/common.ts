@@ -20,8 +20,8 @@ export type TicketId = z.infer<typeof TicketId>;
 /** An emoji as buttons, select options and reactions carry it: a custom emoji has an id, a unicode one only a name. */
 export const EmojiRef = z
   .object({
-    id: Snowflake.nullable().describe('Custom emoji id; null for a unicode emoji'),
-    name: z.string().min(1).max(100).nullable().describe('The unicode emoji itself, or the custom emoji name'),
+    id: Snowflake.nullable().default(null).describe('Custom emoji id; null for a unicode emoji. Default: null'),
+    name: z.string().min(1).max(100).nullable().default(null).describe('The unicode emoji itself, or the custom emoji name. Default: null'),
     animated: z.boolean().optional(),
   })
   .refine((e) => e.id !== null || e.name !== null, { message: 'An emoji needs an id or a name' });

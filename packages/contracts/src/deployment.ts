@@ -40,7 +40,7 @@ export type WhitelabelEntry = z.infer<typeof WhitelabelEntry>;
 
 export const CreateWhitelabelRequest = z.object({
   token: BotToken,
-  activity: Activity.optional(),
+  activity: Activity.optional().describe('Custom status the bot shows. Default: null (none)'),
 });
 export type CreateWhitelabelRequest = z.infer<typeof CreateWhitelabelRequest>;
 
@@ -52,7 +52,7 @@ export const UpdateWhitelabelRequest = z
   .refine((r) => r.token !== undefined || r.activity !== undefined, { message: 'Nothing to update' });
 export type UpdateWhitelabelRequest = z.infer<typeof UpdateWhitelabelRequest>;
 
-const IncludeToken = BooleanQuery.optional().describe('Include bot tokens (platform admin, for the bot runner)');
+const IncludeToken = BooleanQuery.optional().describe('Include bot tokens (platform admin, for the bot runner). Default: false');
 
 export const WhitelabelListQuery = PageQuery.extend({
   includeToken: IncludeToken,

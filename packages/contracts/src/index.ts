@@ -13,3 +13,4 @@ export * from './payment';
 export * from './deployment';
 export * from './webhooks';
 export * from './calls';
+export * from './examples';

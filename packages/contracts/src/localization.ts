@@ -79,12 +79,16 @@ export type Language = z.infer<typeof Language>;
 export const TranslationFileName = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'may contain only letters, digits, ".", "_" and "-"')
-  .describe('Name of a translation file, e.g. "bot-messages"');
+  .describe(
+    'Name of a translation file: "bot" (every text the bot writes on the platform), "web-shell" and "web-<area>" (the parts of the dashboard\'s own texts, see apps/web/src/locales/areas.ts), or any file an operator uploaded',
+  );
 
 /** Flat message keys in dot notation mapped to their text. */
 export const Translations = z
   .record(z.string().min(1).max(200), z.string().max(10_000))
-  .describe('Message key (dot notation) → translated text');
+  .describe(
+    'Message key (dot notation) → text. `{{name}}` is a placeholder; a plural text is one key per form of the language with the i18next v4 suffixes (`_zero`, `_one`, `_two`, `_few`, `_many`, `_other`, as Intl.PluralRules names them)',
+  );
 export type Translations = z.infer<typeof Translations>;
 
 export const TranslationFile = z.object({
@@ -94,34 +98,76 @@ export const TranslationFile = z.object({
 });
 export type TranslationFile = z.infer<typeof TranslationFile>;
 
-export const UploadTranslationRequest = z.object({
-  sourceLanguage: LanguageCode,
-  fileName: TranslationFileName,
-  addToLocalazy: z.boolean().describe('Also push the file to the Localazy translation project'),
-  document: Translations.describe('The messages of the file, key (dot notation) → source text'),
-  fileDescription: z.string().max(500).nullable().optional().describe('Note for translators'),
+/** A translation file as read in one language. */
+export const TranslationFileInLanguage = TranslationFile.extend({
+  language: LanguageCode.describe('Language of these texts'),
+  untranslated: z
+    .array(z.string())
+    .describe('Keys not (or no longer) translated in this language: they carry the source text until they are'),
 });
+export type TranslationFileInLanguage = z.infer<typeof TranslationFileInLanguage>;
+
+export const UploadTranslationRequest = z
+  .object({
+    sourceLanguage: LanguageCode.describe(
+      "The language of the document's texts. The file's own source language (or any language for a new file): the document is the file's complete set of source texts. Another language of an existing file: the document holds translations into that language, of some or all of the file's keys",
+    ),
+    fileName: TranslationFileName,
+    addToLocalazy: z
+      .boolean()
+      .default(false)
+      .describe('Also push the source texts to the Localazy translation project (needs LOCALAZY_TOKEN). Default: false'),
+    document: Translations.describe(
+      "The texts, key (dot notation) → text. Source texts replace the file's: a key left out is removed from every language, a key whose text changed needs translating again in every other language (until then it reads in the source language), translations of unchanged keys are kept. Translations are checked against the source: the same placeholders (a plural form may leave out `{{count}}`) and every plural form of the language",
+    ),
+    fileDescription: z.string().max(500).nullable().optional().describe('Note for translators'),
+  })
+  .describe('Stores source texts or translations of a translation file');
 export type UploadTranslationRequest = z.infer<typeof UploadTranslationRequest>;
 
-/** A document in the legacy nested format: objects of objects whose leaves are strings. */
+export const UploadTranslationResult = TranslationFileInLanguage.extend({
+  needsTranslation: z
+    .array(z.string())
+    .describe('Source keys whose text changed with this upload: marked as needing translation in every other language'),
+  pushedToLocalazy: z.boolean().describe('Whether the source texts were pushed to Localazy'),
+});
+export type UploadTranslationResult = z.infer<typeof UploadTranslationResult>;
+
+/** A document in the legacy i18next JSON v3 format: nested objects whose leaves are strings. */
 export const LegacyTranslationRequest = z.object({
-  sourceLanguage: LanguageCode,
+  sourceLanguage: LanguageCode.describe('Language of the document: it decides how its legacy plural suffixes read'),
   fileName: TranslationFileName,
-  document: z.record(z.string(), z.unknown()).describe('Nested messages; leaves are strings'),
+  document: z
+    .record(z.string(), z.unknown())
+    .describe('i18next JSON v3: nested messages (leaves are strings), plurals as `key`/`key_plural` or `key_0`, `key_1`…'),
 });
 export type LegacyTranslationRequest = z.infer<typeof LegacyTranslationRequest>;
+
+export const ConversionNote = z.object({
+  key: z.string().describe('The key as the legacy document has it (flattened), or the converted key'),
+  reason: z.string(),
+});
+export type ConversionNote = z.infer<typeof ConversionNote>;
+
+export const LegacyConversionResult = TranslationFile.extend({
+  unconverted: z.array(ConversionNote).describe('What the conversion left out, and why'),
+  needsReview: z
+    .array(ConversionNote)
+    .describe('Plural forms the legacy format did not have, filled with the form legacy i18next showed in their place'),
+});
+export type LegacyConversionResult = z.infer<typeof LegacyConversionResult>;
 
 export const localizationCalls = {
   getLanguages: defineCall({
     method: 'GET',
     path: '/languages',
-    summary: 'Languages bot messages can be translated into',
+    summary: 'Languages the dashboard and the bot can be translated into',
     response: z.array(Language),
   }),
   createLanguage: defineCall({
     method: 'POST',
     path: '/languages',
-    summary: 'Add a language (platform admin)',
+    summary: 'Add a language (platform operators)',
     body: Language,
     response: Language,
     status: 201,
@@ -129,7 +175,7 @@ export const localizationCalls = {
   deleteLanguage: defineCall({
     method: 'DELETE',
     path: '/languages/:languageCode',
-    summary: 'Remove a language (platform admin)',
+    summary: 'Remove a language no server or subject uses, except English (platform operators)',
     params: z.object({ languageCode: LanguageCode }),
     response: null,
     status: 204,
@@ -137,27 +183,26 @@ export const localizationCalls = {
   getTranslationFile: defineCall({
     method: 'GET',
     path: '/translations/:fileName',
-    summary: 'A translation file, in the given language or else its source language',
+    summary: 'A translation file in one language; untranslated keys read in the source language',
     params: z.object({ fileName: TranslationFileName }),
     query: z.object({
       language: LanguageCode.optional().describe('Target language; the source language when absent'),
     }),
-    response: TranslationFile,
+    response: TranslationFileInLanguage,
   }),
   uploadTranslationFile: defineCall({
     method: 'POST',
     path: '/translations',
-    summary: 'Store (or replace) the source texts of a translation file (platform admin)',
+    summary: 'Store the source texts of a translation file, or its translations into one language (platform operators)',
     body: UploadTranslationRequest,
-    response: TranslationFile,
+    response: UploadTranslationResult,
     status: 201,
   }),
   uploadLegacyTranslationFile: defineCall({
     method: 'POST',
     path: '/translations/legacy',
-    summary: 'Flatten a legacy nested document into a translation file and store it (platform admin)',
+    summary: 'Convert a legacy i18next JSON v3 document into a translation file, without storing it (platform operators)',
     body: LegacyTranslationRequest,
-    response: TranslationFile,
-    status: 201,
+    response: LegacyConversionResult,
   }),
 };

@@ -209,8 +209,8 @@ export const CancelRequest = z.object({ subscriptionId: SubscriptionId });
 export type CancelRequest = z.infer<typeof CancelRequest>;
 
 export const ServerSubscriptionQuery = z.object({
-  multiple: BooleanQuery.optional().describe('Every subscription of the server rather than only the applied one'),
-  provider: PaymentProvider.optional(),
+  multiple: BooleanQuery.optional().describe('Every subscription of the server rather than only the applied one. Default: false'),
+  provider: PaymentProvider.optional().describe('Only subscriptions paid through this provider; any provider when absent'),
 });
 export type ServerSubscriptionQuery = z.infer<typeof ServerSubscriptionQuery>;
 

@@ -77,13 +77,13 @@ export type IdsRequest = z.infer<typeof IdsRequest>;
 export const CreateServerRequest = z.object({
   serverId: Snowflake,
   name: z.string().min(1).max(100),
-  icon: z.string().nullable().optional().describe('Icon hash'),
+  icon: z.string().nullable().optional().describe('Icon hash. Default: null (no icon)'),
   ownerId: Snowflake,
 });
 export type CreateServerRequest = z.infer<typeof CreateServerRequest>;
 
 export const ClearCacheQuery = z.object({
-  clearCache: BooleanQuery.optional().describe('Fetch fresh data from the platform'),
+  clearCache: BooleanQuery.optional().describe('Fetch fresh data from the platform. Default: false (cached platform data is used)'),
 });
 
 export const UserSearchRequest = z.object({

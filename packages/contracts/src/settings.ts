@@ -86,7 +86,7 @@ export type Embed = z.infer<typeof Embed>;
 export const MessageBody = z
   .object({
     content: z.string().max(DISCORD_LIMITS.messageContent).describe('Markdown text; may hold placeholders'),
-    embeds: z.array(Embed).max(DISCORD_LIMITS.embedsPerMessage),
+    embeds: z.array(Embed).max(DISCORD_LIMITS.embedsPerMessage).default([]).describe('Default: [] (no embeds)'),
   })
   .superRefine((m, ctx) => {
     const total = m.embeds.reduce((n, e) => n + embedTextLength(e), 0);
@@ -288,34 +288,35 @@ export type AnswerFormat = z.infer<typeof AnswerFormat>;
 export const QuestionButton = z.object({
   buttonId: opaqueId('Button'),
   text: z.string().max(DISCORD_LIMITS.buttonLabel),
-  style: ButtonStyle,
-  url: LooseUrl.nullable().describe('Target of a Link button; null otherwise'),
-  emote: EmojiRef.nullable(),
+  style: ButtonStyle.default('Primary').describe('Default: Primary'),
+  url: LooseUrl.nullable().default(null).describe('Target of a Link button; null otherwise. Default: null'),
+  emote: EmojiRef.nullable().default(null).describe('Default: null (no emoji)'),
 });
 export type QuestionButton = z.infer<typeof QuestionButton>;
 
 export const QuestionOption = z.object({
   optionId: opaqueId('Option'),
   label: z.string().max(DISCORD_LIMITS.selectOptionLabel),
-  description: z.string().max(DISCORD_LIMITS.selectOptionDescription).nullable(),
+  description: z.string().max(DISCORD_LIMITS.selectOptionDescription).nullable().default(null).describe('Default: null (none)'),
 });
 export type QuestionOption = z.infer<typeof QuestionOption>;
 
 export const TextQuestionSettings = z.object({
-  large: z.boolean().describe('Multi-line answer field'),
+  large: z.boolean().default(false).describe('Multi-line answer field. Default: false'),
   minLength: z
     .number()
     .int()
     .max(DISCORD_LIMITS.textInputLength)
     .nullable()
-    .describe('With maxLength: length validation is on when either is set'),
-  maxLength: z.number().int().max(DISCORD_LIMITS.textInputLength).nullable(),
-  placeholder: z.string().max(DISCORD_LIMITS.textInputPlaceholder).nullable(),
+    .default(null)
+    .describe('With maxLength: length validation is on when either is set. Default: null (no minimum)'),
+  maxLength: z.number().int().max(DISCORD_LIMITS.textInputLength).nullable().default(null).describe('Default: null (no maximum)'),
+  placeholder: z.string().max(DISCORD_LIMITS.textInputPlaceholder).nullable().default(null).describe('Default: null (none)'),
 });
 export type TextQuestionSettings = z.infer<typeof TextQuestionSettings>;
 
 const questionFields = {
-  answerFormat: AnswerFormat.describe('How the answer is shown in the ticket'),
+  answerFormat: AnswerFormat.default('None').describe('How the answer is shown in the ticket. Default: None'),
   question: z.string().max(256).describe('The question text'),
   slug: z.string().max(64).describe('Short key of the question, unique within the subject'),
   index: z.number().int().min(0).describe('Position within the form'),
@@ -330,7 +331,11 @@ const selectionQuestion = z.object({
   type: z.literal('Selection'),
   values: z.array(QuestionOption).max(DISCORD_LIMITS.selectOptions),
 });
-const textQuestion = z.object({ ...questionFields, type: z.literal('Text'), values: TextQuestionSettings });
+const textQuestion = z.object({
+  ...questionFields,
+  type: z.literal('Text'),
+  values: TextQuestionSettings.prefault({}).describe('Default: a one-line answer with no length limits and no placeholder'),
+});
 
 export type QuestionContent =
   z.infer<typeof buttonQuestion> | z.infer<typeof selectionQuestion> | z.infer<typeof textQuestion>;
@@ -423,11 +428,33 @@ export const Panel = z.discriminatedUnion('type', [
 ]);
 export type Panel = z.infer<typeof Panel>;
 
-const panelInput = { ...panelEditable, channelId: Snowflake.nullable().describe('Channel to post the panel in') };
+/** Panel buttons and options as sent: what has an obvious default may be left out. */
+const PanelButtonInput = PanelButton.extend({
+  style: PanelButtonStyle.default('Primary').describe('Default: Primary'),
+  emoji: EmojiRef.nullable().default(null).describe('Default: null (no emoji)'),
+});
+const PanelOptionInput = PanelOption.extend({
+  description: PanelOption.shape.description.default(null).describe('Text under the label. Default: null (none)'),
+  emoji: EmojiRef.nullable().default(null).describe('Default: null (no emoji)'),
+});
+
+const panelInput = {
+  name: panelEditable.name.default('').describe('Name in the dashboard; empty shows as untitled. Default: "" (untitled)'),
+  draft: panelEditable.draft
+    .default(false)
+    .describe('Saved but not (to be) posted; the full panel rules apply only when false. Default: false (post it)'),
+  message: panelEditable.message,
+  channelId: Snowflake.nullable().describe('Channel to post the panel in'),
+};
+const buttonPanelInput = { type: z.literal('BUTTON'), subjects: z.array(PanelButtonInput).max(DISCORD_LIMITS.buttonsPerMessage) };
+const listPanelInput = { type: z.literal('LIST'), subjects: z.array(PanelOptionInput).max(DISCORD_LIMITS.selectOptions) };
 
 /** A panel as the wizard saves it. Unless it is a draft, saving posts (or updates) it, so the panel rules apply. */
 export const PanelInput = z
-  .discriminatedUnion('type', [z.object({ ...panelInput, ...buttonPanel }), z.object({ ...panelInput, ...listPanel })])
+  .discriminatedUnion('type', [
+    z.object({ ...panelInput, ...buttonPanelInput }),
+    z.object({ ...panelInput, ...listPanelInput }),
+  ])
   .superRefine((p, ctx) => {
     if (!p.draft) addProblems(ctx, panelProblems(p));
   });
@@ -440,6 +467,7 @@ export type PanelInput = z.infer<typeof PanelInput>;
 export const ServerSettings = z.object({
   serverId: Snowflake,
   language: LanguageCode.describe('Default language of the bot’s messages'),
+  publicStats: z.boolean().describe('Anyone may see the server’s ticket statistics (no member is named)'),
   subjects: z.array(SubjectShort),
   subscription: PlanType,
 });
@@ -490,7 +518,7 @@ export type UpdateResult = z.infer<typeof UpdateResult>;
 
 /** Subject fields no settings update may touch: identity and what other calls manage. */
 const READ_ONLY_SUBJECT_FIELDS = new Set(['subjectId', 'serverId', 'deleted', 'questions']);
-const writableServerSettings = ServerSettings.pick({ language: true });
+const writableServerSettings = ServerSettings.pick({ language: true, publicStats: true });
 
 const unwrapNullish = (schema: z.ZodType): z.ZodType => {
   let s = schema;

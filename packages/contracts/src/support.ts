@@ -16,7 +16,7 @@ import {
 import { TicketFile } from './files';
 import { PublicUser } from './server-data';
 import { DISCORD_LIMITS } from './rules';
-import { Embed, SubjectShort, TemplateId } from './settings';
+import { Embed, PermissionOverwrite, SubjectShort, TemplateId } from './settings';
 
 export const TicketState = z.enum(['PendingUser', 'PendingStaff', 'AutoClose', 'Closed']);
 export type TicketState = z.infer<typeof TicketState>;
@@ -129,11 +129,21 @@ const ticketFields = {
   users: z.array(PublicUser).describe('Profiles of every user the ticket refers to'),
 };
 
+/** What the ticket's subject lets each kind of person do in the ticket's channel (SPEC §3 permissions). */
+export const TicketAccess = z.object({
+  userPermissions: PermissionOverwrite.describe('For the author and the added members'),
+  claimPermissions: PermissionOverwrite.describe('For the staff member who claimed the ticket'),
+  staffPermissions: PermissionOverwrite.describe("For holders of the subject's staff roles"),
+  staffRoles: z.array(Snowflake).describe("The subject's staff roles"),
+});
+export type TicketAccess = z.infer<typeof TicketAccess>;
+
 export const Ticket = z.object({
   ...ticketFields,
   messages: z.array(TicketMessage).describe('Oldest first'),
   members: z.array(Snowflake).describe('Users added to the ticket besides its author'),
   templateAnswers: z.array(TemplateAnswer),
+  access: TicketAccess.optional().describe("In a server's ticket, while its subject exists; not in a member's own ticket"),
 });
 export type Ticket = z.infer<typeof Ticket>;
 
@@ -169,8 +179,8 @@ export const TicketListQuery = PageQuery.extend({
   Subject: SubjectId.optional(),
   Assignee: Snowflake.optional(),
   ClosedBy: Snowflake.optional(),
-  Active: BooleanQuery.optional().describe('true: only open tickets; false: only closed ones'),
-  HideResolved: BooleanQuery.optional().describe('true: leave out closed tickets and those closing on their own (AutoClose)'),
+  Active: BooleanQuery.optional().describe('true: only open tickets; false: only closed ones; absent: both'),
+  HideResolved: BooleanQuery.optional().describe('true: leave out closed tickets and those closing on their own (AutoClose). Default: false'),
 });
 export type TicketListQuery = z.infer<typeof TicketListQuery>;
 
@@ -195,8 +205,8 @@ export const UpdateTicketRequest = z
     closure: z
       .object({
         closedBy: Snowflake,
-        reason: z.string().max(1024).nullable(),
-        force: z.boolean(),
+        reason: z.string().max(1024).nullable().default(null).describe('Default: null (no reason)'),
+        force: z.boolean().default(false).describe('Close at once, skipping the close delay. Default: false'),
       })
       .nullable()
       .optional()
@@ -321,6 +331,27 @@ export const TopSupporter = z.object({
   amount: z.number().int().min(0).describe('Tickets handled'),
 });
 export type TopSupporter = z.infer<typeof TopSupporter>;
+
+export const PublicStats = z.object({
+  servers: z.number().int().min(0).describe('Servers the bot is in'),
+  tickets: z.number().int().min(0).describe('Tickets ever opened'),
+  messages: z.number().int().min(0).describe('Ticket messages ever written'),
+  openTickets: z.number().int().min(0).describe('Tickets open now'),
+});
+export type PublicStats = z.infer<typeof PublicStats>;
+
+/** Days a server's public statistics cover, ending today (UTC). */
+export const PUBLIC_STATS_DAYS = 30;
+
+export const PublicServerStats = z.object({
+  serverId: Snowflake,
+  name: z.string(),
+  totals: TopSimple,
+  ticketsPerDay: z.array(DailyCount).describe('Tickets opened per day, the last 30 days'),
+  responseTimePerDay: z.array(DailyCount).describe('Mean seconds to the first staff answer, by the day the ticket opened'),
+  topSubjects: z.array(TopSubject).max(10).describe('Subjects with the most tickets in the last 30 days'),
+});
+export type PublicServerStats = z.infer<typeof PublicServerStats>;
 
 /** Longest range a statistics call covers. */
 export const MAX_STATS_RANGE_DAYS = 366;
@@ -515,6 +546,19 @@ export const supportCalls = {
     params: ServerIdParams,
     query: StatsRangeQuery,
     response: z.array(DailyCount),
+  }),
+  getPublicStats: defineCall({
+    method: 'GET',
+    path: '/stats',
+    summary: 'Totals across the whole installation, for anyone',
+    response: PublicStats,
+  }),
+  getPublicServerStats: defineCall({
+    method: 'GET',
+    path: '/public/servers/:serverId/stats',
+    summary: "A server's statistics for anyone, once its admins made them public; 404 otherwise",
+    params: ServerIdParams,
+    response: PublicServerStats,
   }),
   getTopSimpleStats: defineCall({
     method: 'GET',

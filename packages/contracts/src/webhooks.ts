@@ -133,7 +133,7 @@ export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecret
 export const CreateWebhookEndpointRequest = z.object({
   url: WebhookUrl,
   events: WebhookEvents,
-  description: Description.optional(),
+  description: Description.optional().describe('What the endpoint is for, shown in the dashboard. Default: null (none)'),
 });
 export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointRequest>;
 

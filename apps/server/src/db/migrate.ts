@@ -19,6 +19,9 @@ import { planChangesMigration } from './migrations/0015-plan-changes';
 import { providerCatalogMigration } from './migrations/0016-provider-catalog';
 import { whitelabelBotsMigration } from './migrations/0017-whitelabel-bots';
 import { webhooksMigration } from './migrations/0018-webhooks';
+import { apiKeyCallsMigration } from './migrations/0019-api-key-calls';
+import { translationsMigration } from './migrations/0020-translations';
+import { publicStatsMigration } from './migrations/0021-public-stats';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -40,6 +43,9 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0016-provider-catalog': providerCatalogMigration,
   '0017-whitelabel-bots': whitelabelBotsMigration,
   '0018-webhooks': webhooksMigration,
+  '0019-api-key-calls': apiKeyCallsMigration,
+  '0020-translations': translationsMigration,
+  '0021-public-stats': publicStatsMigration,
 };
 
 /**

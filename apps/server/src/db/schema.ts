@@ -73,6 +73,8 @@ export interface TestimonialsTable {
 export interface ServerSettingsTable {
   server_id: string;
   language: string;
+  /** 1 when anyone may see the server's statistics (migration 0021). */
+  public_stats: Generated<number>;
   created_at: string;
   updated_at: string;
 }
@@ -208,6 +210,12 @@ export interface ServerChangesTable {
   version: number;
 }
 
+/** Installation-wide totals: tickets, messages, open_tickets (migration 0021). */
+export interface CountersTable {
+  name: string;
+  value: number;
+}
+
 export interface FilesTable {
   id: string;
   server_id: string;
@@ -250,6 +258,7 @@ export interface DB {
   ticket_search: TicketSearchTable;
   search_bases: SearchBasesTable;
   server_changes: ServerChangesTable;
+  counters: CountersTable;
   files: FilesTable;
   ticket_jobs: TicketJobsTable;
   platform_events: PlatformEventsTable;
@@ -262,6 +271,10 @@ export interface DB {
   receipts: ReceiptsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  api_key_calls: ApiKeyCallsTable;
+  languages: LanguagesTable;
+  translation_files: TranslationFilesTable;
+  translation_texts: TranslationTextsTable;
 }
 
 /** A ticket's close waiting for the subject's close delay (migration 0006). */
@@ -464,5 +477,53 @@ export interface WebhookDeliveriesTable {
   claim_token: string | null;
   redelivery_of: string | null;
   created_at: string;
+  updated_at: string;
+}
+
+/** One call made with a server's API key (migration 0019). */
+export interface ApiKeyCallsTable {
+  id: string;
+  server_id: string;
+  /** The first characters of the key that made the call. */
+  key_prefix: string;
+  /** When the call arrived. */
+  at: string;
+  method: string;
+  /** The route as routed, e.g. /api/settings/servers/:serverId/panels. */
+  route: string;
+  /** The path as called, without its query string. */
+  path: string;
+  status: number;
+  duration_ms: number;
+  /** 1 when the key's rate limit refused the call. */
+  rate_limited: number;
+}
+
+/** A language texts can be translated into (migration 0020): the UI's 39, and those operators add. */
+export interface LanguagesTable {
+  language_code: string;
+  name: string;
+  position: number;
+  created_at: string;
+}
+
+/** What was stored of a translation file over its shipped texts, if any (migration 0020). */
+export interface TranslationFilesTable {
+  file_name: string;
+  source_language: string;
+  description: string | null;
+  /** 1 once its source texts were uploaded: they replace the shipped ones, key for key. */
+  source_stored: number;
+  /** Counts the file's changes. */
+  version: number;
+  updated_at: string;
+}
+
+/** A stored text of a translation file: a source text, a translation, or (null) the mark that a translation is due again. */
+export interface TranslationTextsTable {
+  file_name: string;
+  language: string;
+  key: string;
+  text: string | null;
   updated_at: string;
 }

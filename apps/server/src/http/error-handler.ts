@@ -55,7 +55,7 @@ export function registerErrorHandler(app: FastifyInstance, options: { spaFallbac
     }
     if (error instanceof AppError) {
       if (error.extra.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.extra.retryAfterSeconds));
-      const extra = error.extra.field ? { field: error.extra.field } : {};
+      const extra = { ...(error.extra.field ? { field: error.extra.field } : {}), ...(error.extra.issues ? { issues: error.extra.issues } : {}) };
       if (error.statusCode >= 500) request.log.warn({ err: error }, error.message);
       return reply.status(error.statusCode).send(body(error.statusCode, error.code, error.message, extra));
     }

@@ -4,7 +4,7 @@ export class AppError extends Error {
     readonly statusCode: number,
     readonly code: string,
     message: string,
-    readonly extra: { field?: string; retryAfterSeconds?: number } = {},
+    readonly extra: { field?: string; retryAfterSeconds?: number; issues?: { field: string; message: string }[] } = {},
   ) {
     super(message);
     this.name = new.target.name;
@@ -57,5 +57,12 @@ export class RateLimitedError extends AppError {
 export class UpstreamError extends AppError {
   constructor(message: string) {
     super(502, 'upstream_failed', message);
+  }
+}
+
+/** Several problems with the input at once, each named (ErrorBody `issues`). */
+export class InvalidInputError extends AppError {
+  constructor(message: string, issues: { field: string; message: string }[]) {
+    super(400, 'validation_failed', message, { ...(issues[0] ? { field: issues[0].field } : {}), issues });
   }
 }

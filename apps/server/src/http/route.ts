@@ -9,7 +9,7 @@ import type { ResponseCache } from './response-cache';
 /** Who is calling, once their Authorization header has been checked. */
 export type Caller =
   | { kind: 'user'; userId: string; sessionId: string }
-  | { kind: 'apiKey'; serverId: string }
+  | { kind: 'apiKey'; serverId: string; keyPrefix: string }
   | { kind: 'admin' };
 
 /**
@@ -240,6 +240,8 @@ export function route<C extends CallDef>(
         cacheEntries.set(request, { key, version });
       }
       const result = await handler(input, request, reply);
+      // A handler that answered itself (a 304 to a conditional request) has nothing more to send.
+      if (reply.sent) return reply;
       if (call.response === null) return reply.status(204).send();
       return reply.status(status).send(result);
     },

@@ -8,6 +8,7 @@ import type { AuthService } from './authentication/service';
 import type { ChangeNotices } from './deployment/change-notices';
 import type { DeploymentService } from './deployment/service';
 import type { FilesService } from './files/service';
+import type { LocalizationService } from './localization/service';
 import type { PlanChanges } from './payment/change-plan';
 import type { PaymentService } from './payment/service';
 import type { PaypalPayments } from './payment/paypal-payments';
@@ -23,6 +24,7 @@ import type { TicketStats } from './support/stats';
 import type { InteractionService } from './support/interactions';
 import type { TicketDesk } from './support/ticket-desk';
 import type { PlatformEvents } from './support/platform-events';
+import type { BotWords } from '../i18n/bot-words';
 
 export interface Services {
   auth: AuthService;
@@ -35,6 +37,8 @@ export interface Services {
   interactions: InteractionService;
   desk: TicketDesk;
   events: PlatformEvents;
+  /** The bot's texts on the platform; corrected `bot` translations are swapped in here. */
+  botWords: BotWords;
   payments: PaymentService;
   stripeEvents: StripeEvents;
   subscriptionActions: SubscriptionActions;
@@ -46,6 +50,8 @@ export interface Services {
   /** Outgoing webhooks (Enterprise): endpoints and deliveries, and the job runner that sends them. */
   webhooks: WebhookService;
   webhookDeliveries: WebhookDeliveries;
+  /** Languages and translation files (the bot's texts, the dashboard's parts). */
+  localization: LocalizationService;
 }
 
 /** Everything a service's routes need, built once per app. */

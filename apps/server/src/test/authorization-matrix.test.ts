@@ -235,6 +235,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/authentication/api/{serverId}': r('admin'),
   'POST /api/authentication/api/{serverId}': r('admin', undefined, (w) => w.renewKey()),
   'DELETE /api/authentication/api/{serverId}': r('admin', undefined, (w) => w.renewKey()),
+  'GET /api/authentication/api/{serverId}/calls': r('admin+', () => ({ query: { Page: '1', Amount: '5', status: 'error' } })),
 
   // server data
   'POST /api/server/servers/bulk': r('any', () => ({ body: { ids: [A] } })),
@@ -336,6 +337,17 @@ const MATRIX: Record<string, Row> = {
   'GET /api/support/servers/{serverId}/stats/daily/messages': r('staff+', () => ({ query: range })),
   'GET /api/support/servers/{serverId}/stats/daily/response-time': r('staff+', () => ({ query: range })),
   'GET /api/support/servers/{serverId}/stats/top/simple': r('staff+'),
+  'GET /api/support/stats': r('open'),
+  'GET /api/support/public/servers/{serverId}/stats': r('open', async (w) => {
+    // Anyone may read them once A's admins made them public (404 before, as for an unknown server).
+    const at = new Date().toISOString();
+    await w.ctx.built.database.db
+      .insertInto('server_settings')
+      .values({ server_id: A, language: 'en', public_stats: 1, created_at: at, updated_at: at })
+      .onConflict((oc) => oc.column('server_id').doUpdateSet({ public_stats: 1 }))
+      .execute();
+    return {};
+  }),
   'GET /api/support/servers/{serverId}/stats/top/subjects': r('staff+', () => ({ query: page })),
   'GET /api/support/servers/{serverId}/stats/top/supporters': r('staff+', () => ({ query: page })),
   'GET /api/support/personal/tickets': r('signedIn', () => ({ query: page })),
@@ -411,6 +423,28 @@ const MATRIX: Record<string, Row> = {
   'DELETE /api/deployment/whitelabel/{serverId}': r('admin', whitelabelOfA),
   'POST /api/deployment/whitelabel/{serverId}/start': r('admin', whitelabelOfA),
   'PUT /api/deployment/whitelabel/{serverId}/status': r('operator', async (w) => ({ ...(await whitelabelOfA(w)), body: { status: 'Running' } })),
+
+  // localization: languages and translation files; reading is open, changing is the operators'
+  'GET /api/localization/languages': r('open'),
+  'POST /api/localization/languages': r('operator', () => ({ body: { languageCode: 'tlh', name: 'tlhIngan Hol' } }), async (w) => {
+    await w.ctx.built.database.db.deleteFrom('languages').where('language_code', '=', 'tlh').execute();
+  }),
+  'DELETE /api/localization/languages/{languageCode}': r('operator', async (w) => {
+    const at = new Date().toISOString();
+    await w.ctx.built.database.db
+      .insertInto('languages')
+      .values({ language_code: 'tlh', name: 'tlhIngan Hol', position: 99, created_at: at })
+      .onConflict((oc) => oc.column('language_code').doNothing())
+      .execute();
+    return { params: { languageCode: 'tlh' } };
+  }),
+  'GET /api/localization/translations/{fileName}': r('open', () => ({ params: { fileName: 'bot' }, query: { language: 'de' } })),
+  'POST /api/localization/translations': r('operator', () => ({
+    body: { sourceLanguage: 'en', fileName: 'matrix-file', addToLocalazy: false, document: { greeting: 'Hello {{name}}' }, fileDescription: null },
+  })),
+  'POST /api/localization/translations/legacy': r('operator', () => ({
+    body: { sourceLanguage: 'en', fileName: 'matrix-file', document: { inbox: { tickets: '{{count}} ticket', tickets_plural: '{{count}} tickets' } } },
+  })),
 
   // every service base answers its health checks
   ...Object.fromEntries(SERVICE_NAMES.flatMap((name) => [[`GET /api/${name}/health`, r('open')], [`GET /api/${name}/health/detailed`, r('open')]])),

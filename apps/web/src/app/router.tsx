@@ -5,7 +5,8 @@ import { RootLayout } from './layouts/root-layout';
 import { guardRoute } from './route-guards';
 import { NotFoundPage } from './routes/not-found-page';
 import { RouteErrorPage, ScreenErrorPage } from './routes/route-error-page';
-import { SignedInLayout } from './layouts/signed-in-layout';
+import { SignedInOrLanding } from './layouts/signed-in-or-landing';
+import { orLanding } from './landing-gate';
 import { lazyScreen, premiumResult, withArea } from './screens';
 
 type RouteFields = Pick<RouteObject, 'id' | 'handle' | 'loader'>;
@@ -15,6 +16,9 @@ function screen(name: RouteName, auth: AuthLevel, options: Pick<RouteHandle, 'pr
   const handle: RouteHandle = { name, auth, ...options };
   return { id: name, handle, ...(auth === 'open' ? {} : { loader: guardRoute(handle) }) };
 }
+
+/** The same route, whose guard lets a signed-out visitor at `/` through to the landing page. */
+const landingAtRoot = (fields: RouteFields): RouteFields => ({ ...fields, loader: orLanding(guardRoute(fields.handle as RouteHandle)) });
 
 /**
  * A route that only groups others under its path. It declares the level its children need at
@@ -60,15 +64,17 @@ export const routes: RouteObject[] = [
         },
       },
       { path: 'invite_callback', ...screen('inviteCallback', 'open'), lazy: lazyScreen('inviteCallback') },
+      { path: 'servers/:serverId/stats', ...screen('publicServerStats', 'open'), lazy: lazyScreen('publicServerStats') },
       {
-        ...screen('signedIn', 'SIGNED_IN'),
-        Component: SignedInLayout,
+        // Signed out, `/` is the landing page (see landing-gate.ts).
+        ...landingAtRoot(screen('signedIn', 'SIGNED_IN')),
+        Component: SignedInOrLanding,
         children: [
           {
             // A failing screen keeps the shell around it, so the way elsewhere stays on screen.
             ErrorBoundary: ScreenErrorPage,
             children: [
-              { index: true, ...screen('dashboard', 'SIGNED_IN'), lazy: lazyScreen('dashboard') },
+              { index: true, ...landingAtRoot(screen('dashboard', 'SIGNED_IN')), lazy: lazyScreen('dashboard') },
               { path: 'profile', ...screen('profile', 'SIGNED_IN'), lazy: lazyScreen('profile') },
               {
                 path: 'tickets',

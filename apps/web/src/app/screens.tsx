@@ -37,6 +37,8 @@ export const SCREENS = {
     (await withArea(['tickets', 'staff'], import('@/features/tickets/components/server-tickets-page'))).ServerTicketsPage,
   myTickets: async () =>
     (await withArea(['tickets', 'staff'], import('@/features/tickets/components/my-tickets-page'))).MyTicketsPage,
+  publicServerStats: async () =>
+    (await withArea(['publicStats', 'staff'], import('@/features/public-stats/components/public-server-stats-page'))).PublicServerStatsPage,
   inviteCallback: async () =>
     (await withArea('account', import('@/features/invite/components/invite-callback-page'))).InviteCallbackPage,
 };

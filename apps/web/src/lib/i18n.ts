@@ -2,8 +2,10 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LOCALE_SHELLS, loadLocaleAreas } from 'virtual:locale-parts';
 import { UI_LANGUAGES } from 'virtual:ui-languages';
+import type { TranslationFileInLanguage } from '@ticket/contracts';
 import type { LocaleArea, LocalePart } from '../locales/areas';
 import type en from '../locales/en.json';
+import { peekRuntimeConfig } from './runtime-config';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -77,7 +79,50 @@ export function storedLocale(): LocaleCode {
   }
 }
 
-async function loadTranslations(locale: string, part: LocalePart = 'shell'): Promise<Translations> {
+/** How long a part waits for the translations service before it shows with its bundled texts. */
+const SERVICE_TIMEOUT_MS = 4000;
+
+/** The service's flat `group.key` texts, nested as the bundled parts are. */
+function nest(flat: Record<string, string>): Translations {
+  const nested: Translations = {};
+  for (const [key, text] of Object.entries(flat)) {
+    const path = key.split('.');
+    let at = nested;
+    for (const segment of path.slice(0, -1)) {
+      const next = at[segment];
+      at = (typeof next === 'object' && next !== null ? next : (at[segment] = {})) as Translations;
+    }
+    at[path.at(-1)!] = text;
+  }
+  return nested;
+}
+
+/**
+ * A part's texts as the translations service has them now (`GET /translations/web-<part>`), so that
+ * a corrected translation reaches users without a new build; null when the service cannot say (not
+ * configured yet, down, slow, or the language unknown there), and the bundled texts stand.
+ */
+export async function fetchServiceTexts(locale: string, part: LocalePart): Promise<Translations | null> {
+  const base = peekRuntimeConfig()?.services.localization;
+  if (!base) return null;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), SERVICE_TIMEOUT_MS);
+  try {
+    const response = await fetch(`${base}/translations/web-${part}?language=${encodeURIComponent(locale)}`, {
+      headers: { Accept: 'application/json' },
+      signal: controller.signal,
+    });
+    if (!response.ok) return null;
+    const file = (await response.json()) as Partial<TranslationFileInLanguage> | null;
+    return file?.translations && typeof file.translations === 'object' ? nest(file.translations) : null;
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function loadBundled(locale: string, part: LocalePart): Promise<Translations> {
   const load = localeLoaders.get(locale);
   if (!load) throw new LocaleLoadError(locale);
   try {
@@ -85,6 +130,48 @@ async function loadTranslations(locale: string, part: LocalePart = 'shell'): Pro
   } catch (error) {
     throw new LocaleLoadError(locale, error);
   }
+}
+
+/**
+ * A part's texts: the bundled ones, with the translations service's over them. The shell part at
+ * start-up, which the first screen waits for, is bundled alone; `refreshShellFromService` brings its
+ * corrections right after.
+ */
+async function loadTranslations(locale: string, part: LocalePart = 'shell', withService = part !== 'shell'): Promise<Translations> {
+  if (!withService) return loadBundled(locale, part);
+  const [bundled, served] = await Promise.allSettled([loadBundled(locale, part), fetchServiceTexts(locale, part)]);
+  const corrections = served.status === 'fulfilled' ? served.value : null;
+  if (bundled.status === 'rejected') {
+    if (corrections) return corrections;
+    throw bundled.reason;
+  }
+  return corrections ? mergeDeep(bundled.value, corrections) : bundled.value;
+}
+
+function mergeDeep(base: Translations, over: Translations): Translations {
+  const merged: Translations = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const below = merged[key];
+    merged[key] =
+      typeof value === 'object' && value !== null && typeof below === 'object' && below !== null
+        ? mergeDeep(below as Translations, value as Translations)
+        : value;
+  }
+  return merged;
+}
+
+/**
+ * Adds the translations service's shell texts of the current language (and English, the fallback)
+ * once the dashboard knows where the service is; screens showing re-render with them.
+ */
+export async function refreshShellFromService(): Promise<void> {
+  const locales = [...new Set([FALLBACK_LOCALE, i18n.language])].filter(Boolean);
+  await Promise.all(
+    locales.map(async (locale) => {
+      const texts = await fetchServiceTexts(locale, 'shell');
+      if (texts) i18n.addResourceBundle(locale, 'translation', texts, true, true);
+    }),
+  );
 }
 
 /** The areas some screen has needed so far: a language switched to later gets them too. */
@@ -166,6 +253,8 @@ export async function initI18n(locale: string = storedLocale()): Promise<typeof 
     load: 'currentOnly',
     partialBundledLanguages: true,
     interpolation: { escapeValue: false },
+    // Texts added later (an area's, or corrections from the translations service) show at once.
+    react: { bindI18nStore: 'added' },
   });
   applyToDocument(language);
   return i18n;
@@ -180,7 +269,8 @@ export async function setLocale(locale: string): Promise<void> {
   const next = isSupportedLocale(locale) ? locale : FALLBACK_LOCALE;
   const previous = i18n.language;
   if (!i18n.hasResourceBundle(next, 'translation')) {
-    i18n.addResourceBundle(next, 'translation', await loadTranslations(next));
+    // The user waits for the switch anyway: the service's corrections come with it.
+    i18n.addResourceBundle(next, 'translation', await loadTranslations(next, 'shell', true));
   }
   await Promise.all([...neededAreas].map((area) => addArea(next, area)));
   try {

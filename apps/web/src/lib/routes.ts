@@ -37,6 +37,7 @@ export type RouteName =
   | 'premiumArea'
   | 'ticketsArea'
   | StaffSection
+  | 'publicServerStats'
   | 'notFound';
 
 /** What each route declares about itself, as its `handle`. */
@@ -94,4 +95,5 @@ export const paths = {
   premium: (serverId: string) => `/staff/${id(serverId)}/premium`,
   tickets: (serverId: string) => `/staff/${id(serverId)}/tickets`,
   ticket: (serverId: string, ticketId: string) => `/staff/${id(serverId)}/tickets/${encodeURIComponent(ticketId)}`,
+  publicServerStats: (serverId: string) => `/servers/${id(serverId)}/stats`,
 } as const;

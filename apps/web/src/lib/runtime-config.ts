@@ -14,6 +14,11 @@ export async function loadRuntimeConfig(): Promise<RuntimeConfig> {
   return config;
 }
 
+/** The config when it is loaded already, else undefined (for what may go without it). */
+export function peekRuntimeConfig(): RuntimeConfig | undefined {
+  return current;
+}
+
 export function setRuntimeConfig(config: RuntimeConfig): void {
   current = config;
 }

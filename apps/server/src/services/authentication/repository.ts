@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { ServerRole } from '@ticket/contracts';
 import { now, toJson } from '../../db/database';
-import type { DB, UsersTable } from '../../db/schema';
+import type { ApiKeyCallsTable, DB, UsersTable } from '../../db/schema';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -202,7 +202,7 @@ export async function findApiKey(db: Db, serverId: string) {
 }
 
 export async function findApiKeyByHash(db: Db, keyHash: string) {
-  return db.selectFrom('api_keys').select(['server_id', 'last_used_at']).where('key_hash', '=', keyHash).executeTakeFirst();
+  return db.selectFrom('api_keys').select(['server_id', 'key_prefix', 'last_used_at']).where('key_hash', '=', keyHash).executeTakeFirst();
 }
 
 export async function putApiKey(
@@ -249,4 +249,60 @@ export async function listLiveSessions(db: Db, userId: string) {
 export async function deleteUserSession(db: Db, userId: string, sessionId: string): Promise<boolean> {
   const result = await db.deleteFrom('sessions').where('id', '=', sessionId).where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
+}
+
+/** Rows per insert statement: well under either engine's bound on bound parameters. */
+const CALLS_PER_INSERT = 500;
+
+export async function insertApiKeyCalls(db: Db, calls: ApiKeyCallsTable[]): Promise<void> {
+  for (let i = 0; i < calls.length; i += CALLS_PER_INSERT) {
+    await db.insertInto('api_key_calls').values(calls.slice(i, i + CALLS_PER_INSERT)).execute();
+  }
+}
+
+export type ApiKeyCallFilter = 'success' | 'error' | 'rateLimited';
+
+/** A server's calls since `since`, newest first, one page of them, and how many there are in all. */
+export async function listApiKeyCalls(
+  db: Db,
+  serverId: string,
+  since: string,
+  filter: ApiKeyCallFilter | undefined,
+  page: { offset: number; limit: number },
+): Promise<{ rows: ApiKeyCallsTable[]; total: number }> {
+  let scope = db.selectFrom('api_key_calls').where('server_id', '=', serverId).where('at', '>=', since);
+  if (filter === 'success') scope = scope.where('status', '<', 400);
+  if (filter === 'error') scope = scope.where('status', '>=', 400);
+  if (filter === 'rateLimited') scope = scope.where('rate_limited', '=', 1);
+  const [rows, count] = await Promise.all([
+    scope.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
+    scope.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+/** Removes the server's calls older than `before`, and all but its newest `keep`. */
+export async function pruneApiKeyCalls(db: Db, serverId: string, before: string, keep: number): Promise<void> {
+  await db.deleteFrom('api_key_calls').where('server_id', '=', serverId).where('at', '<', before).execute();
+  const edge = await db
+    .selectFrom('api_key_calls')
+    .select(['at', 'id'])
+    .where('server_id', '=', serverId)
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1)
+    .executeTakeFirst();
+  if (!edge) return;
+  await db
+    .deleteFrom('api_key_calls')
+    .where('server_id', '=', serverId)
+    .where((eb) => eb.or([eb('at', '<', edge.at), eb.and([eb('at', '=', edge.at), eb('id', '<=', edge.id)])]))
+    .execute();
+}
+
+/** Removes every server's calls older than `before`. */
+export async function deleteApiKeyCallsBefore(db: Db, before: string): Promise<number> {
+  const result = await db.deleteFrom('api_key_calls').where('at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

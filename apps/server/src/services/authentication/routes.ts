@@ -23,4 +23,6 @@ export async function authenticationRoutes({ app, config, services, resolver }: 
   call('getApiKey', { server: 'admin' }, ({ params }) => auth.getApiKey(params.serverId));
   call('createApiKey', { server: 'admin' }, ({ params }, request) => auth.createApiKey(params.serverId, request.caller));
   call('deleteApiKey', { server: 'admin' }, ({ params }) => auth.deleteApiKey(params.serverId));
+  // The key itself may read its own calls (and its limit), as a script watching its budget would.
+  call('getApiKeyCalls', { server: 'admin', apiKey: true }, ({ params, query }) => auth.getApiKeyCalls(params.serverId, query));
 }

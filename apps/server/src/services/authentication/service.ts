@@ -4,6 +4,8 @@ import {
   type PlanType,
 } from '@ticket/contracts';
 import type {
+  ApiKeyCalls,
+  ApiKeyCallsQuery,
   ApiKeyInfo,
   ApiKeyResponse,
   AuthenticateRequest,
@@ -25,6 +27,7 @@ import { ForbiddenError, LimitReachedError, NotFoundError, UnauthorizedError } f
 import type { Caller } from '../../http/route';
 import { hashSecret, randomToken, safeEqual, seal, unseal } from '../../platform/crypto';
 import { OAUTH_SCOPES, type MemberStanding, type PlatformClient, type TokenSet } from '../../platform/discord';
+import { ApiKeyCallLog, type ApiKeyCallLogOptions, type ApiKeyCallRecord } from './api-key-calls';
 import * as repo from './repository';
 
 export type RefreshMode = 'normal' | 'bypass_cache' | 'force';
@@ -68,12 +71,17 @@ export interface RequestMeta {
 
 export class AuthService {
   private readonly roles = new Map<string, { role: ServerRole | null; until: number }>();
+  /** The calls made with API keys, written in batches. */
+  readonly apiKeyCalls: ApiKeyCallLog;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly platform: PlatformClient,
     private readonly config: Config,
-  ) {}
+    callLog: ApiKeyCallLogOptions = {},
+  ) {
+    this.apiKeyCalls = new ApiKeyCallLog(db, callLog);
+  }
 
   loginConfig(): LoginConfig {
     const invite = new URL(this.config.platform.authorizeUrl);
@@ -291,7 +299,7 @@ export class AuthService {
       if (!row.last_used_at || Date.parse(row.last_used_at) + TOUCH_INTERVAL_MS < Date.now()) {
         await repo.touchApiKey(this.db, row.server_id);
       }
-      return { kind: 'apiKey', serverId: row.server_id };
+      return { kind: 'apiKey', serverId: row.server_id, keyPrefix: row.key_prefix };
     }
     if (this.config.adminKeys.some((k) => safeEqual(k, accessKey))) return { kind: 'admin' };
     if (!accessKey.startsWith(SESSION_PREFIX)) return null;
@@ -399,8 +407,19 @@ export class AuthService {
     if (!(await repo.deleteApiKey(this.db, serverId))) throw new NotFoundError('This server has no API key');
   }
 
+  recordApiKeyCall(call: ApiKeyCallRecord): void {
+    this.apiKeyCalls.record(call);
+  }
+
+  /** The server's API key calls, newest first (those of this process included, however recent), and the limit keys have. */
+  async getApiKeyCalls(serverId: string, query: ApiKeyCallsQuery): Promise<ApiKeyCalls> {
+    const calls = await this.apiKeyCalls.list(serverId, query);
+    return { ...calls, limit: { max: this.config.apiKeyRateLimitMax, windowMs: this.config.rateLimit.windowMs } };
+  }
+
   async purgeExpiredSessions(): Promise<number> {
     return repo.deleteExpiredSessions(this.db);
   }
 
 }
+

@@ -89,6 +89,36 @@ describe.each(engines)('panels on %s', (engine) => {
     expect(select.options!.map((o) => [o.label, o.value])).toEqual(subjects.map((s) => [s.name, s.subjectId]));
   });
 
+  it('takes a minimal panel: name, draft, style, emoji and embeds fall back to their documented defaults', async () => {
+    const created = await as(owner, 'POST', `${base}/panels`, {
+      type: 'BUTTON',
+      subjects: [{ subjectId: subjects[0]!.subjectId, text: 'Billing' }],
+      channelId: CHANNELS.openATicket,
+      message: { content: 'Need help? Pick a topic.' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const panel = created.json<Panel>();
+    expect(panel).toMatchObject({
+      name: '',
+      draft: false,
+      message: { content: 'Need help? Pick a topic.', embeds: [] },
+      subjects: [{ subjectId: subjects[0]!.subjectId, text: 'Billing', style: 'Primary', emoji: null }],
+    });
+    // Not a draft by default, so it was posted.
+    expect(panel.integrationDetails.messageId).toBeTruthy();
+    const [message] = await messagesIn(CHANNELS.openATicket);
+    expect(message!.id).toBe(panel.integrationDetails.messageId);
+
+    const list = await as(owner, 'POST', `${base}/panels`, {
+      type: 'LIST',
+      subjects: [{ subjectId: subjects[1]!.subjectId, label: 'Bug reports' }],
+      channelId: CHANNELS.openATicket,
+      message: { content: 'Found a bug?' },
+    });
+    expect(list.statusCode, list.body).toBe(201);
+    expect(list.json<Panel>().subjects).toEqual([{ subjectId: subjects[1]!.subjectId, label: 'Bug reports', description: null, emoji: null }]);
+  });
+
   it('edits the sent message in place, resends as a new message, and deletes it', async () => {
     const panel = (await as(owner, 'POST', `${base}/panels`, buttonPanel())).json<Panel>();
     const edited = await as(owner, 'PATCH', `${base}/panels/${panel.id}`, buttonPanel({ message: { content: 'Pick a topic below.', embeds: [] } }));

@@ -90,8 +90,12 @@ export async function ensureServerSettings(db: Db, serverId: string, language = 
     .execute();
 }
 
-export async function updateServerLanguage(db: Db, serverId: string, language: string): Promise<void> {
-  await db.updateTable('server_settings').set({ language, updated_at: now() }).where('server_id', '=', serverId).execute();
+export async function updateServerSettings(db: Db, serverId: string, settings: { language: string; publicStats: boolean }): Promise<void> {
+  await db
+    .updateTable('server_settings')
+    .set({ language: settings.language, public_stats: settings.publicStats ? 1 : 0, updated_at: now() })
+    .where('server_id', '=', serverId)
+    .execute();
 }
 
 export async function serverPlan(db: Db, serverId: string): Promise<string> {

@@ -426,6 +426,7 @@ export class SettingsService {
     return rows.map((row) => ({
       serverId: row.server_id,
       language: row.language,
+      publicStats: fromFlag(row.public_stats),
       subjects: subjects.filter((s) => s.server_id === row.server_id).map((s) => ({ subjectId: s.id, serverId: s.server_id, name: s.name, deleted: false })),
       subscription: (plans.get(row.server_id) ?? 'free') as PlanType,
     }));
@@ -449,6 +450,7 @@ export class SettingsService {
     return {
       serverId,
       language: 'en',
+      publicStats: false,
       subjects: subjects.map((s) => ({ subjectId: s.id, serverId, name: s.name, deleted: false })),
       subscription: await this.plan(this.db, serverId),
     };
@@ -464,10 +466,15 @@ export class SettingsService {
     await this.requireActiveServer(trx, serverId);
     await repo.ensureServerSettings(trx, serverId);
     const row = await repo.findServerSettings(trx, serverId, true);
-    const before = { language: row!.language };
+    const before = { language: row!.language, publicStats: fromFlag(row!.public_stats) };
     const next = applyOperation(before, update.path, update.operation, value, update.filterKey) as typeof before;
-    await repo.updateServerLanguage(trx, serverId, next.language);
+    await repo.updateServerSettings(trx, serverId, next);
     await this.audit(trx, caller, serverId, null, 'settings.update', update.path, getAt(before, update.path), getAt(next, update.path));
+  }
+
+  /** The language the bot speaks on this server where a subject does not choose one. */
+  async serverLanguage(serverId: string): Promise<string> {
+    return (await repo.findServerSettings(this.db, serverId))?.language ?? 'en';
   }
 
   async settingsBulk(serverIds: string[]): Promise<ServerSettings[]> {

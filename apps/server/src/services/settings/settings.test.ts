@@ -45,7 +45,7 @@ describe.each(engines)('settings service on %s', (engine) => {
       const subject = await create('Billing');
       expect(subject).toMatchObject({ serverId: server, name: 'Billing', deleted: false, active: true, index: 0, questions: [] });
       expect(subject.ticketNameFormat).toEqual({ value: 'ticket-{number}', inherits: false });
-      expect(subject.buttons.closeButton).toMatchObject({ text: 'Close', style: 'Danger' });
+      expect(subject.buttons.closeButton).toMatchObject({ text: '', style: 'Danger' });
       expect(subject.limitations.maxActivePerUser).toBe(1);
       expect(JSON.parse(subject.messages.initialMessage.value.serialized)).toEqual(subject.messages.initialMessage.value.message);
       const list = (await as(owner, 'GET', `${base}/subjects`)).json<Subject[]>();

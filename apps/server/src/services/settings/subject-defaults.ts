@@ -5,13 +5,18 @@ export type SubjectSettings = Omit<Subject, 'subjectId' | 'serverId' | 'name' | 
 
 const everyoneSees = ['ViewChannel', 'SendMessages', 'ReadMessageHistory', 'AttachFiles', 'EmbedLinks', 'AddReactions'] as const;
 
-/** A new subject works out of the box: sensible names, buttons, messages and permissions. */
+/**
+ * A new subject works out of the box: sensible names, buttons, messages and permissions. Texts the
+ * bot writes on the platform (welcome and close messages, button labels) are stored empty and
+ * written at send time in the subject's language, so a later change of language applies to them.
+ */
 export function defaultSubjectSettings(name: string): SubjectSettings {
   const message = (content: string, title: string, description: string) => ({
     value: { message: { content, embeds: [{ title, description, color: 0x5865f2 }] }, serialized: '' },
     inherits: false,
     enabled: true,
   });
+  const inLanguageAtSendTime = { value: { message: { content: '', embeds: [] }, serialized: '' }, inherits: false, enabled: true };
   return {
     disableCreation: false,
     requireForm: false,
@@ -25,8 +30,8 @@ export function defaultSubjectSettings(name: string): SubjectSettings {
       claimPermissions: { value: { allow: [...everyoneSees, 'ManageMessages'], deny: [] }, inherits: false },
     },
     messages: {
-      initialMessage: message('{user}', `Welcome to your ${name} ticket`, 'Thanks for reaching out! Describe your request and a member of staff will be with you shortly.'),
-      closeMessage: message('', 'Ticket closed', 'This ticket has been closed. Thank you for contacting us.'),
+      initialMessage: inLanguageAtSendTime,
+      closeMessage: inLanguageAtSendTime,
       messageCommandResponse: message('', name, 'A member of staff will answer here.'),
     },
     automation: {
@@ -44,11 +49,11 @@ export function defaultSubjectSettings(name: string): SubjectSettings {
     },
     notifications: { mentionOwnerOnReply: false, mentionClaimeeOnReply: false },
     buttons: {
-      closeButton: { text: 'Close', style: 'Danger', url: null, emote: { id: null, name: '🔒' } },
-      claimButton: { text: 'Claim', style: 'Success', url: null, emote: { id: null, name: '🙋' } },
-      cancelCloseButton: { text: 'Cancel close', style: 'Secondary', url: null, emote: null },
-      closeNowButton: { text: 'Close now', style: 'Danger', url: null, emote: null },
-      goToTicket: { text: 'Go to ticket', style: 'Link', url: null, emote: { id: null, name: '🎫' } },
+      closeButton: { text: '', style: 'Danger', url: null, emote: { id: null, name: '🔒' } },
+      claimButton: { text: '', style: 'Success', url: null, emote: { id: null, name: '🙋' } },
+      cancelCloseButton: { text: '', style: 'Secondary', url: null, emote: null },
+      closeNowButton: { text: '', style: 'Danger', url: null, emote: null },
+      goToTicket: { text: '', style: 'Link', url: null, emote: { id: null, name: '🎫' } },
       linkButton: { enabled: false, text: '', url: null, emote: null },
     },
     limitations: {

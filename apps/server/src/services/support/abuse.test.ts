@@ -107,7 +107,7 @@ describe.each(engines)('a caller stays within their server, on %s', (engine) => 
     expect(await ctx.built.database.db.selectFrom('ticket_jobs').selectAll().execute()).toEqual([]);
     expect((await channelsOf(server)).map((c) => c.id)).not.toContain(channel.id);
     const log = await messagesIn(PIXEL.staffRoom);
-    expect(log.map((m) => m.embeds[0]?.description)).toContain(`Ticket #${ticket.number} (ticket) was closed by <@${USERS.alice}>: Refunded`);
+    expect(log.map((m) => m.embeds[0]?.description)).toContain(`Ticket #${ticket.number} (ticket) was closed by <@${USERS.alice}>.\nReason: Refunded`);
     // The delayed close that was pending does not run later on a closed ticket.
     expect(await ctx.built.services.desk.runDueJobs(new Date(Date.now() + 120_000))).toBe(0);
     const again = await as(ADMIN_KEY, 'PUT', `${base}/tickets/${ticket.ticketId}`, { closure: { closedBy: USERS.alice, reason: null, force: true } });

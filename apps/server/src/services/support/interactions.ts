@@ -6,6 +6,7 @@ import {
   InteractionType,
 } from 'discord-api-types/v10';
 import type { DiscordInteraction, InteractionResponse } from '@ticket/contracts';
+import type { BotWords } from '../../i18n/bot-words';
 import { parsePanelCustomId } from '../settings';
 import { actorOf, reply, type TicketDesk } from './ticket-desk';
 import { parseFormCustomId, parseTicketCustomId } from './ticket-text';
@@ -27,13 +28,17 @@ function modalFields(data: APIModalSubmission): Map<string, string> {
  * modal routed to the ticket desk by the custom id the bot gave the component.
  */
 export class InteractionService {
-  constructor(private readonly desk: TicketDesk) {}
+  constructor(
+    private readonly desk: TicketDesk,
+    private readonly words: BotWords,
+  ) {}
 
   async handle(interaction: DiscordInteraction): Promise<InteractionResponse> {
     if (interaction.type === InteractionType.Ping) return { type: InteractionResponseType.Pong };
     const guildId = typeof interaction.guild_id === 'string' ? interaction.guild_id : null;
     const member = interaction.member as APIInteractionGuildMember | undefined;
-    if (!guildId || !member?.user) return reply('Tickets are opened and handled inside a server.');
+    // Outside a server there is no server language: the person's own platform language is the best guess.
+    if (!guildId || !member?.user) return reply(this.words.text(typeof interaction.locale === 'string' ? interaction.locale : null, 'reply.outsideServer'));
     const actor = actorOf(guildId, member);
 
     if (interaction.type === InteractionType.MessageComponent) {
@@ -43,7 +48,7 @@ export class InteractionService {
       if (panel) {
         // A button names its subject; a menu's choice is the subject.
         const subjectId = panel.subjectId ?? (data && 'values' in data ? data.values[0] : undefined);
-        if (!subjectId) return reply('Choose a subject to open a ticket.');
+        if (!subjectId) return reply((await this.desk.sayFor(guildId, null))('reply.chooseSubject'));
         return this.desk.openFromPanel(actor, panel.panelId, subjectId);
       }
       const ticket = parseTicketCustomId(customId);
@@ -64,6 +69,6 @@ export class InteractionService {
         return this.desk.closeOrSchedule(actor, ticket.ticketId, reason);
       }
     }
-    return reply('This action is not available.');
+    return reply((await this.desk.sayFor(guildId, null))('reply.unavailable'));
   }
 }

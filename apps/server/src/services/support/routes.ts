@@ -52,7 +52,7 @@ export async function supportRoutes({ app, config, cache, services, resolver }: 
   call('searchServerTickets', staff, ({ params, query, body }) => support.search(params.serverId, query, body.text), reused);
   call('createTicket', staff, ({ params, body }) => desk.createTicket(params.serverId, body));
   // An open ticket's page asks for it every few seconds: the same cache, by the same counter.
-  call('getServerTicket', staff, ({ params }) => support.get(params.serverId, params.ticketId), reused);
+  call('getServerTicket', staff, ({ params }) => desk.getTicket(params.serverId, params.ticketId), reused);
   call('updateTicket', staff, ({ params, body }) => desk.updateTicket(params.serverId, params.ticketId, body));
   call('deleteTicket', { server: 'admin', apiKey: true }, ({ params }) => desk.deleteTicket(params.serverId, params.ticketId));
   call('addTicketMember', staff, ({ params, body }) => desk.addMember(params.serverId, params.ticketId, body.userId));
@@ -72,6 +72,22 @@ export async function supportRoutes({ app, config, cache, services, resolver }: 
   call('getDailyTicketStats', staff, ({ params, query }) => stats.dailyTickets(params.serverId, query.startDate, query.endDate));
   call('getDailyMessageStats', staff, ({ params, query }) => stats.dailyMessages(params.serverId, query.startDate, query.endDate));
   call('getDailyResponseTimeStats', staff, ({ params, query }) => stats.dailyResponseTime(params.serverId, query.startDate, query.endDate));
+  // Open to anyone: the landing page's totals (counter reads), and the statistics a server's
+  // admins made public. Browsers and proxies may keep either briefly.
+  call('getPublicStats', 'open', async (_input, _request, reply) => {
+    reply.header('cache-control', 'public, max-age=30');
+    return stats.installation();
+  });
+  const publicStats = lists
+    ? {
+        cached: {
+          cache: lists,
+          // Switching the statistics off takes effect at once: the choice is part of the version.
+          version: async ({ params }: { params: { serverId: string } }) => `${await support.listVersion(params.serverId)}:${await stats.isPublic(params.serverId)}`,
+        },
+      }
+    : {};
+  call('getPublicServerStats', 'open', ({ params }) => stats.publicServer(params.serverId), publicStats);
   call('getTopSimpleStats', staff, ({ params }) => stats.simple(params.serverId));
   call('getTopSubjects', staff, ({ params, query }) => stats.topSubjects(params.serverId, query.Page, query.Amount, query.startDate, query.endDate));
   call('getTopSupporters', staff, ({ params, query }) => stats.topSupporters(params.serverId, query.Page, query.Amount, query.startDate, query.endDate));

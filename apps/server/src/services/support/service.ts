@@ -286,6 +286,7 @@ export class SupportService {
             search_key: null,
           };
           await repo.insertTicket(trx, ticket);
+          await repo.bumpCounters(trx, { tickets: 1, open_tickets: 1 });
           await this.events.emit(trx, serverId, 'ticket.opened', { ticket: eventTicket({ ...ticket, deleted: 0 }) });
           await repo.addMember(trx, ticketId, request.authorId);
           await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: request.ticketName });
@@ -338,9 +339,11 @@ export class SupportService {
         // Only one close wins, even when two arrive at once; what was scheduled for the ticket
         // (a delayed close) goes with it, in the same transaction.
         if (!(await repo.closeTicket(trx, ticketId, fields))) throw new ConflictError('The ticket is already closed');
+        await repo.bumpCounters(trx, { open_tickets: -1 });
         await trx.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).execute();
       } else {
         await repo.updateTicket(trx, ticketId, fields);
+        if (update.closure === null && row.state === 'Closed') await repo.bumpCounters(trx, { open_tickets: 1 });
       }
       const after = eventTicket({ ...row, ...fields });
       if (update.assigneeId && update.assigneeId !== row.assignee_id) await this.events.emit(trx, serverId, 'ticket.claimed', { ticket: after });
@@ -359,18 +362,27 @@ export class SupportService {
       await this.events.emit(trx, serverId, 'ticket.deleted', { ticket: eventTicket(row) });
       await this.files.deleteTicketFiles(serverId, ticketId, trx);
       await repo.deleteTicket(trx, this.engine, ticketId);
+      if (row.state !== 'Closed') await repo.bumpCounters(trx, { open_tickets: -1 });
     });
     await this.files.purgeDeleted();
   }
 
-  async addMember(serverId: string, ticketId: string, userId: string): Promise<void> {
-    await this.ticketIn(serverId, ticketId);
+  /**
+   * Adds someone to a ticket; false when they were already in it (its author always is), so an
+   * add sent twice changes, logs and announces nothing the second time.
+   */
+  async addMember(serverId: string, ticketId: string, userId: string): Promise<boolean> {
+    const row = await this.ticketIn(serverId, ticketId);
+    if (row.state === 'Closed') throw new ConflictError('Members of a closed ticket cannot be changed');
+    if (row.author_id === userId || (await repo.isMember(this.db, ticketId, userId))) return false;
     await repo.addMember(this.db, ticketId, userId);
+    return true;
   }
 
   async removeMember(serverId: string, ticketId: string, userId: string): Promise<void> {
     const row = await this.ticketIn(serverId, ticketId);
     if (row.author_id === userId) throw new BadRequestError('The author of a ticket cannot be removed from it', 'body.userId');
+    if (row.state === 'Closed') throw new ConflictError('Members of a closed ticket cannot be changed');
     if (!(await repo.removeMember(this.db, ticketId, userId))) throw new NotFoundError('That user is not a member of this ticket');
   }
 
@@ -408,6 +420,7 @@ export class SupportService {
         created_at: at,
       };
       await repo.insertMessage(trx, message);
+      await repo.bumpCounters(trx, { messages: 1 });
       await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
       const ticket = { ...row, state: stateAfterMessage(row.state as TicketState, request.messageType), last_activity_at: at, last_message_id: id };
       await repo.updateTicket(trx, ticketId, { state: ticket.state, last_activity_at: at, last_message_id: id });

@@ -1,7 +1,9 @@
-import type { DailyCount, PagedResult, TopSimple, TopSubject, TopSupporter } from '@ticket/contracts';
+import { PUBLIC_STATS_DAYS, type DailyCount, type PagedResult, type PublicServerStats, type PublicStats, type TopSimple, type TopSubject, type TopSupporter } from '@ticket/contracts';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
+import { NotFoundError } from '../../http/errors';
 import type { PlatformClient } from '../../platform/discord';
+import { countActiveServers, publicStatsServer, readCounters } from './repository';
 
 const day = sql<string>`substr(created_at, 1, 10)`;
 
@@ -95,6 +97,35 @@ export class TicketStats {
       .execute();
     const elements = rows.slice((page - 1) * amount, page * amount).map((r) => ({ subjectId: r.id, serverId, name: r.name, amount: Number(r.amount) }));
     return { page, maxPage: Math.max(1, Math.ceil(rows.length / amount)), elements };
+  }
+
+  /** Totals across every server, from the counters the ticket and message writes keep. */
+  async installation(): Promise<PublicStats> {
+    const [counters, servers] = await Promise.all([readCounters(this.db), countActiveServers(this.db)]);
+    return { servers, tickets: counters.tickets, messages: counters.messages, openTickets: counters.open_tickets };
+  }
+
+  /** Whether anyone may see the server's statistics (its admins chose so). */
+  async isPublic(serverId: string): Promise<boolean> {
+    return (await publicStatsServer(this.db, serverId)) !== undefined;
+  }
+
+  /**
+   * A server's statistics for anyone, when its admins made them public: nothing in it names a
+   * member. A server that did not choose so answers exactly as one that does not exist.
+   */
+  async publicServer(serverId: string, today = new Date()): Promise<PublicServerStats> {
+    const server = await publicStatsServer(this.db, serverId);
+    if (!server) throw new NotFoundError(`No public statistics for server ${serverId}`);
+    const end = today.toISOString().slice(0, 10);
+    const start = new Date(Date.parse(`${end}T00:00:00Z`) - (PUBLIC_STATS_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+    const [totals, ticketsPerDay, responseTimePerDay, subjects] = await Promise.all([
+      this.simple(serverId),
+      this.dailyTickets(serverId, start, end),
+      this.dailyResponseTime(serverId, start, end),
+      this.topSubjects(serverId, 1, 5, start, end),
+    ]);
+    return { serverId, name: server.name, totals, ticketsPerDay, responseTimePerDay, topSubjects: subjects.elements };
   }
 
   /** Staff ranked by the tickets they answered in. */

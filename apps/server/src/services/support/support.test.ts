@@ -204,7 +204,10 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     expect((await as(member, 'GET', `/api/support/personal/tickets/${other.ticketId}`)).statusCode).toBe(404);
     // Added as a member, the ticket becomes theirs to see.
     await as(owner, 'POST', `${base}/tickets/${other.ticketId}/member`, { userId: USERS.eli });
-    expect((await as(member, 'GET', `/api/support/personal/tickets/${other.ticketId}`)).json<Ticket>().members).toContain(USERS.eli);
+    const theirs = (await as(member, 'GET', `/api/support/personal/tickets/${other.ticketId}`)).json<Ticket>();
+    expect(theirs.members).toContain(USERS.eli);
+    // What the subject lets each person do is for the server's staff.
+    expect(theirs.access).toBeUndefined();
     const servers = (await as(member, 'GET', '/api/support/personal/tickets/servers')).json();
     expect(servers.elements).toEqual([expect.objectContaining({ serverId: server, name: 'Pixel Forge' })]);
     const subjects = (await as(member, 'GET', `/api/support/personal/tickets/subjects/${server}`)).json();

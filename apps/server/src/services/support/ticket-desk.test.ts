@@ -134,7 +134,7 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     await set('limitations.maxActivePerUser', 1);
     expect(openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content)).not.toBe('');
     const refused = await click(USERS.eli, buttonOf(subject.subjectId));
-    expect(refused).toEqual({ type: 4, data: { content: 'You already have 1 open ticket in Orders, the most allowed (1).', flags: 64 } });
+    expect(refused).toEqual({ type: 4, data: { content: 'You already have the most open tickets allowed in Orders (1).', flags: 64 } });
 
     await set('disableCreation', true);
     expect((await click(USERS.dana, buttonOf(subject.subjectId))).data.content).toBe('New tickets cannot be opened in Orders right now.');
@@ -156,7 +156,7 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     const modal = await click(USERS.dana, `ticket:close:${id}`, [STAFF]);
     expect(modal).toMatchObject({ type: 9, data: { custom_id: `ticket:close-reason:${id}`, title: 'Close ticket' } });
     const closed = await submit(USERS.dana, `ticket:close-reason:${id}`, { reason: 'Refund sent' }, [STAFF]);
-    expect(closed.data.content).toBe('Ticket closed: Refund sent');
+    expect(closed.data.content).toBe('Ticket closed.\nReason: Refund sent');
     expect((await ticket(id)).closed).toMatchObject({ closedBy: USERS.dana, reason: 'Refund sent' });
     expect(await channelStatus(id)).toBe(404);
   });
@@ -226,11 +226,37 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     const LOG = '1300000000000000602';
     await set('logging', { channelId: LOG, rainbowColors: true, created: true, claimed: true, closed: true, deleted: true, memberAdded: true, memberRemoved: true, subjectChanged: false });
     const id = openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content);
-    expect((await api('POST', `/api/support/servers/${SERVER}/tickets/${id}/member`, { userId: USERS.dana }, ADMIN_KEY)).statusCode).toBe(204);
+    const members = `/api/support/servers/${SERVER}/tickets/${id}/member`;
+    expect((await api('POST', members, { userId: USERS.dana }, ADMIN_KEY)).statusCode).toBe(204);
     const dana = (await channel(id)).permission_overwrites.find((o) => o.id === USERS.dana);
-    expect(BigInt(dana!.allow) & PermissionFlagsBits.ViewChannel).toBe(PermissionFlagsBits.ViewChannel);
-    expect((await api('DELETE', `/api/support/servers/${SERVER}/tickets/${id}/member`, { userId: USERS.dana }, ADMIN_KEY)).statusCode).toBe(204);
+    const allowed = BigInt(dana!.allow);
+    for (const flag of [PermissionFlagsBits.ViewChannel, PermissionFlagsBits.SendMessages, PermissionFlagsBits.ReadMessageHistory, PermissionFlagsBits.AttachFiles]) {
+      expect(allowed & flag).toBe(flag);
+    }
+    const added = await ticket(id);
+    expect(added.members).toEqual([USERS.dana]);
+    // Staff are told what the subject lets each of the ticket's people do in its channel.
+    expect(added.access).toEqual({
+      userPermissions: subject.permissions.userPermissions.value,
+      claimPermissions: subject.permissions.claimPermissions.value,
+      staffPermissions: subject.permissions.staffPermissions.value,
+      staffRoles: [STAFF],
+    });
+    // Sent again, or for the author (always in): nothing changes, nothing is announced twice.
+    expect((await api('POST', members, { userId: USERS.dana }, ADMIN_KEY)).statusCode).toBe(204);
+    expect((await api('POST', members, { userId: USERS.eli }, ADMIN_KEY)).statusCode).toBe(204);
+    // Only people of the server can be let in.
+    const outsider = await api('POST', members, { userId: USERS.alice }, ADMIN_KEY);
+    expect(outsider.statusCode).toBe(400);
+    expect(outsider.json<{ message: string }>().message).toBe(`User ${USERS.alice} is not a member of this server`);
+    expect((await api('DELETE', members, { userId: USERS.dana }, ADMIN_KEY)).statusCode).toBe(204);
     expect((await channel(id)).permission_overwrites.some((o) => o.id === USERS.dana)).toBe(false);
+    expect((await ticket(id)).members).toEqual([]);
+    const gone = await api('DELETE', members, { userId: USERS.dana }, ADMIN_KEY);
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json<{ message: string }>().message).toBe('That user is not a member of this ticket');
+    const said = (await messagesIn(id)).map((m) => m.content);
+    expect(said.filter((line) => line.includes(`<@${USERS.dana}>`))).toEqual([`<@${USERS.dana}> was added to this ticket.`, `<@${USERS.dana}> was removed from this ticket.`]);
     expect((await api('DELETE', `/api/support/servers/${SERVER}/tickets/${id}`, undefined, ADMIN_KEY)).statusCode).toBe(204);
     expect(await channelStatus(id)).toBe(404);
 
@@ -241,6 +267,20 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
       `<@${USERS.dana}> was removed from ticket #1 (ticket-0001).`,
       'Ticket #1 (ticket-0001) was deleted.',
     ]);
+  });
+
+  it('keeps the members of a closed ticket as they were', async () => {
+    const id = openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content);
+    const members = `/api/support/servers/${SERVER}/tickets/${id}/member`;
+    expect((await api('POST', members, { userId: USERS.dana }, ADMIN_KEY)).statusCode).toBe(204);
+    const closed = await api('PUT', `/api/support/servers/${SERVER}/tickets/${id}`, { closure: { closedBy: USERS.chen, reason: null, force: false } }, ADMIN_KEY);
+    expect(closed.statusCode, closed.body).toBe(200);
+    for (const method of ['POST', 'DELETE'] as const) {
+      const refused = await api(method, members, { userId: method === 'POST' ? USERS.chen : USERS.dana }, ADMIN_KEY);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json<{ message: string }>().message).toBe('Members of a closed ticket cannot be changed');
+    }
+    expect((await ticket(id)).members).toEqual([USERS.dana]);
   });
 
   it('tells people directly: the owner of staff replies and of the close, the claimer of the owner’s replies', async () => {

@@ -11,6 +11,7 @@ import {
 } from 'discord-api-types/v10';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../../config';
+import type { BotWords, Say } from '../../i18n/bot-words';
 import { now } from '../../db/database';
 import { BadRequestError, ConflictError, NotFoundError } from '../../http/errors';
 import type { DB } from '../../db/schema';
@@ -56,6 +57,12 @@ export const reply = (content: string, components?: ReturnType<typeof row>[]): I
   data: { content, flags: MessageFlags.Ephemeral, ...(components ? { components } : {}) },
 });
 
+/** A line and, when one was given, the reason under it. */
+const withReason = (line: string, reason: string | null, say: Say) => (reason ? `${line}\n${say('reason.line', { reason })}` : line);
+
+/** A stored message with nothing in it stands for the default one. */
+const isEmptyMessage = (message: { content: string; embeds: unknown[] }) => !message.content.trim() && message.embeds.length === 0;
+
 /** An id shaped like a platform id (a snowflake): a ticket id of this shape names its channel. */
 const SNOWFLAKE = /^\d{17,20}$/;
 
@@ -77,7 +84,13 @@ export class TicketDesk {
     private readonly platform: PlatformClient,
     private readonly guilds: GuildAccess,
     private readonly config: Config,
+    private readonly words: BotWords,
   ) {}
+
+  /** What the bot writes for a ticket: in its subject's language, else the server's, else English. */
+  async sayFor(serverId: string, subject: Pick<Subject, 'language'> | null): Promise<Say> {
+    return this.words.for(subject?.language, await this.settings.serverLanguage(serverId).catch(() => null));
+  }
 
   private channelUrl(serverId: string, channelId: string): string {
     return `${this.config.platform.appUrl}/channels/${serverId}/${channelId}`;
@@ -94,12 +107,13 @@ export class TicketDesk {
   }
 
   /** Why this member may not open a ticket in this subject now, in words for them; null if they may. */
-  async refusal(actor: Actor, subject: Subject): Promise<string | null> {
-    if (!subject.active || subject.disableCreation) return `New tickets cannot be opened in ${subject.name} right now.`;
+  async refusal(actor: Actor, subject: Subject, say: Say): Promise<string | null> {
+    const named = { subject: subject.name };
+    if (!subject.active || subject.disableCreation) return say('refusal.creationDisabled', named);
     const { whitelist, maxActivePerUser, maxActiveTotal, cooldown } = subject.limitations;
     if (whitelist.ids.length > 0) {
       const listed = whitelist.ids.some((id) => id === actor.userId || actor.roles.includes(id));
-      if (listed === whitelist.inverted) return `You are not allowed to open tickets in ${subject.name}.`;
+      if (listed === whitelist.inverted) return say('refusal.notAllowed', named);
     }
     const open = this.db
       .selectFrom('tickets')
@@ -109,13 +123,11 @@ export class TicketDesk {
       .where('state', '!=', 'Closed');
     if (maxActiveTotal !== null) {
       const total = Number((await open.executeTakeFirst())?.n ?? 0);
-      if (total >= maxActiveTotal) return `${subject.name} has as many open tickets as it allows (${maxActiveTotal}). Please try again later.`;
+      if (total >= maxActiveTotal) return say('refusal.totalLimit', { ...named, max: maxActiveTotal });
     }
     if (maxActivePerUser !== null) {
       const mine = Number((await open.where('author_id', '=', actor.userId).executeTakeFirst())?.n ?? 0);
-      if (mine >= maxActivePerUser) {
-        return `You already have ${mine} open ticket${mine === 1 ? '' : 's'} in ${subject.name}, the most allowed (${maxActivePerUser}).`;
-      }
+      if (mine >= maxActivePerUser) return say('refusal.userLimit', { ...named, max: maxActivePerUser });
     }
     const wait = spanMs(cooldown);
     if (wait > 0) {
@@ -128,7 +140,7 @@ export class TicketDesk {
         .limit(1)
         .executeTakeFirst();
       const left = last ? Date.parse(last.created_at) + wait - Date.now() : 0;
-      if (left > 0) return `You can open another ticket in ${subject.name} in ${spanText(left)}.`;
+      if (left > 0) return say('refusal.cooldown', { ...named, wait: spanText(left, say) });
     }
     return null;
   }
@@ -136,16 +148,17 @@ export class TicketDesk {
   /** A click on a panel's button or a choice in its menu. */
   async openFromPanel(actor: Actor, panelId: string, subjectId: string): Promise<InteractionResponse> {
     const panel = await this.db.selectFrom('panels').select(['id', 'server_id']).where('id', '=', panelId).executeTakeFirst();
-    if (!panel || panel.server_id !== actor.serverId) return reply('This panel no longer exists. Ask the server staff to send it again.');
+    if (!panel || panel.server_id !== actor.serverId) return reply((await this.sayFor(actor.serverId, null))('reply.panelGone'));
     const subject = await this.liveSubject(actor.serverId, subjectId);
-    if (!subject) return reply('This subject no longer exists. Ask the server staff to update the panel.');
-    const refused = await this.refusal(actor, subject);
+    if (!subject) return reply((await this.sayFor(actor.serverId, null))('reply.subjectGone'));
+    const say = await this.sayFor(actor.serverId, subject);
+    const refused = await this.refusal(actor, subject, say);
     if (refused) return reply(refused);
     if (subject.requireForm) {
       const questions = (await this.settings.listTemplates(actor.serverId, subjectId)).filter((q) => q.type === 'Text');
       if (questions.length > 0) return { type: InteractionResponseType.Modal, data: this.formModal(panelId, subject, questions) };
     }
-    return this.open(actor, subject, []);
+    return this.open(actor, subject, [], say);
   }
 
   /** The subject's form as the platform's modal: its first five text questions. */
@@ -177,14 +190,15 @@ export class TicketDesk {
   /** The form's modal sent back: the answers, then the ticket. */
   async openFromForm(actor: Actor, subjectId: string, fields: Map<string, string>): Promise<InteractionResponse> {
     const subject = await this.liveSubject(actor.serverId, subjectId);
-    if (!subject) return reply('This subject no longer exists. Ask the server staff to update the panel.');
-    const refused = await this.refusal(actor, subject);
+    if (!subject) return reply((await this.sayFor(actor.serverId, null))('reply.subjectGone'));
+    const say = await this.sayFor(actor.serverId, subject);
+    const refused = await this.refusal(actor, subject, say);
     if (refused) return reply(refused);
     const questions = await this.settings.listTemplates(actor.serverId, subjectId);
     const answers: TemplateAnswer[] = questions
       .filter((q) => fields.has(q.questionId))
       .map((q) => ({ questionId: q.questionId, question: q.question, answer: fields.get(q.questionId)!.slice(0, 4000) }));
-    return this.open(actor, subject, answers);
+    return this.open(actor, subject, answers, say);
   }
 
   /**
@@ -192,7 +206,7 @@ export class TicketDesk {
    * category, the ticket record (its id is the channel's), the welcome message with the subject's
    * buttons, and a reply with a link to it. A channel whose ticket could not be recorded is removed.
    */
-  private async open(actor: Actor, subject: Subject, answers: TemplateAnswer[]): Promise<InteractionResponse> {
+  private async open(actor: Actor, subject: Subject, answers: TemplateAnswer[], say: Say): Promise<InteractionResponse> {
     const { serverId } = actor;
     const guild = await this.platform.getGuild(serverId).catch(() => null);
     const context: TicketContext = {
@@ -222,7 +236,7 @@ export class TicketDesk {
         ],
       });
     } catch (error) {
-      if (error instanceof PlatformRefusal) return reply(`The ticket could not be opened: the bot may not create channels here (${error.message}).`);
+      if (error instanceof PlatformRefusal) return reply(say('reply.channelRefused', { error: error.message }));
       throw error;
     }
     context.channelId = channel.id;
@@ -236,23 +250,31 @@ export class TicketDesk {
       await this.platform.deleteChannel(channel.id, serverId).catch(() => undefined);
       throw error;
     }
-    await this.platform.postMessage(channel.id, this.welcome(subject, context, answers), serverId).catch(() => undefined);
-    await this.log(subject, 'created', `Ticket #${context.ticketNumber} (<#${channel.id}>) was opened by <@${actor.userId}> in ${subject.name}.`);
+    await this.platform.postMessage(channel.id, this.welcome(subject, context, answers, say), serverId).catch(() => undefined);
+    await this.log(subject, 'created', say('log.created', { number: context.ticketNumber, channel: `<#${channel.id}>`, user: `<@${actor.userId}>`, subject: subject.name }));
     const go = subject.buttons.goToTicket;
-    return reply(`Your ticket is open: <#${channel.id}>`, [row(linkButton(go.text.trim() || 'Go to ticket', this.channelUrl(serverId, channel.id)))]);
+    return reply(say('reply.opened', { channel: `<#${channel.id}>` }), [row(linkButton(go.text.trim() || say('button.goToTicket'), this.channelUrl(serverId, channel.id)))]);
   }
 
-  private welcome(subject: Subject, context: TicketContext, answers: TemplateAnswer[]) {
+  private welcome(subject: Subject, context: TicketContext, answers: TemplateAnswer[], say: Say) {
     const initial = subject.messages.initialMessage;
-    const body = initial.enabled ? filledMessage(initial.value.message, context) : { content: `<@${context.userId}>`, embeds: [] };
+    // A welcome left empty is the default one, written at send time so it follows the language.
+    const body = !initial.enabled
+      ? { content: `<@${context.userId}>`, embeds: [] }
+      : isEmptyMessage(initial.value.message)
+        ? { content: `<@${context.userId}>`, embeds: [{ title: say('welcome.title', { subject: subject.name }).slice(0, 256), description: say('welcome.description'), color: 0x5865f2 }] }
+        : filledMessage(initial.value.message, context);
     if (answers.length > 0) {
-      body.embeds.push({ title: 'Form answers', fields: answers.map((a) => ({ name: a.question.slice(0, 256), value: a.answer.slice(0, 1024) || '—' })) });
+      body.embeds.push({ title: say('welcome.formAnswers'), fields: answers.map((a) => ({ name: a.question.slice(0, 256), value: a.answer.slice(0, 1024) || '—' })) });
     }
     if (!body.content.trim() && body.embeds.length === 0) body.content = `<@${context.userId}>`;
     const ticketId = context.channelId!;
     const { closeButton, claimButton, linkButton: link } = subject.buttons;
-    const buttons = [platformButton(closeButton, ticketCustomId('close', ticketId), 'Close'), platformButton(claimButton, ticketCustomId('claim', ticketId), 'Claim')];
-    if (link.enabled && link.url && /^https?:\/\//i.test(link.url)) buttons.push(linkButton(link.text.trim() || 'Link', link.url));
+    const buttons = [
+      platformButton(closeButton, ticketCustomId('close', ticketId), say('button.close')),
+      platformButton(claimButton, ticketCustomId('claim', ticketId), say('button.claim')),
+    ];
+    if (link.enabled && link.url && /^https?:\/\//i.test(link.url)) buttons.push(linkButton(link.text.trim() || say('button.link'), link.url));
     return { ...body, embeds: body.embeds.slice(0, DISCORD_LIMITS.embedsPerMessage), components: [row(...buttons)], allowed_mentions: { users: [context.userId] } };
   }
 
@@ -265,25 +287,30 @@ export class TicketDesk {
     const ticket = await repo.findTicket(this.db, ticketId, actor.serverId);
     if (!ticket) return null;
     const subject = await this.liveSubject(actor.serverId, ticket.subject_id);
-    return subject ? { ticket, subject } : null;
+    return subject ? { ticket, subject, say: await this.sayFor(actor.serverId, subject) } : null;
+  }
+
+  /** The answer to a click on a ticket that is gone, in the server's language. */
+  private async gone(serverId: string): Promise<InteractionResponse> {
+    return reply((await this.sayFor(serverId, null))('reply.ticketGone'));
   }
 
   async claim(actor: Actor, ticketId: string): Promise<InteractionResponse> {
     const found = await this.ticketFor(actor, ticketId);
-    if (!found) return reply('This ticket no longer exists.');
-    const { ticket, subject } = found;
-    if (!this.isStaff(actor, subject)) return reply('Only staff can claim tickets.');
-    if (ticket.state === 'Closed') return reply('This ticket is closed.');
-    if (ticket.assignee_id === actor.userId) return reply('You have already claimed this ticket.');
-    if (ticket.assignee_id) return reply(`This ticket is already claimed by <@${ticket.assignee_id}>.`);
+    if (!found) return this.gone(actor.serverId);
+    const { ticket, subject, say } = found;
+    if (!this.isStaff(actor, subject)) return reply(say('reply.claimStaffOnly'));
+    if (ticket.state === 'Closed') return reply(say('reply.ticketIsClosed'));
+    if (ticket.assignee_id === actor.userId) return reply(say('reply.alreadyClaimedByYou'));
+    if (ticket.assignee_id) return reply(say('reply.alreadyClaimed', { user: `<@${ticket.assignee_id}>` }));
     await this.support.update(actor.serverId, ticketId, { assigneeId: actor.userId });
     if (ticket.channel_id) {
       const { id, ...claimer } = overwrite(actor.userId, 'member', subject.permissions.claimPermissions.value, ['ViewChannel']);
       await this.platform.putChannelPermission(ticket.channel_id, id, claimer, actor.serverId).catch(() => undefined);
     }
-    await this.platform.postMessage(ticketId, { content: `This ticket was claimed by <@${actor.userId}>.`, allowed_mentions: { users: [] } }, actor.serverId).catch(() => undefined);
-    await this.log(subject, 'claimed', `Ticket #${ticket.number} (${ticket.name}) was claimed by <@${actor.userId}>.`);
-    return reply('You claimed this ticket.');
+    await this.platform.postMessage(ticketId, { content: say('channel.claimed', { user: `<@${actor.userId}>` }), allowed_mentions: { users: [] } }, actor.serverId).catch(() => undefined);
+    await this.log(subject, 'claimed', say('log.claimed', { number: ticket.number, name: ticket.name, user: `<@${actor.userId}>` }));
+    return reply(say('reply.claimed'));
   }
 
   /** Whether the actor holds at least the subject's least ticket role allowed to close. */
@@ -295,20 +322,20 @@ export class TicketDesk {
   /** The close button: the reason first when the subject asks for one. */
   async requestClose(actor: Actor, ticketId: string): Promise<InteractionResponse> {
     const found = await this.ticketFor(actor, ticketId);
-    if (!found) return reply('This ticket no longer exists.');
-    const { ticket, subject } = found;
-    if (ticket.state === 'Closed') return reply('This ticket is already closed.');
-    if (!this.mayClose(actor, subject, ticket.author_id)) return reply('You are not allowed to close this ticket.');
+    if (!found) return this.gone(actor.serverId);
+    const { ticket, subject, say } = found;
+    if (ticket.state === 'Closed') return reply(say('reply.alreadyClosed'));
+    if (!this.mayClose(actor, subject, ticket.author_id)) return reply(say('reply.closeNotAllowed'));
     if (subject.automation.requireCloseReason) {
       return {
         type: InteractionResponseType.Modal,
         data: {
           custom_id: ticketCustomId('close-reason', ticketId),
-          title: 'Close ticket',
+          title: say('modal.closeTitle').slice(0, 45),
           components: [
             {
               type: ComponentType.ActionRow,
-              components: [{ type: ComponentType.TextInput, custom_id: 'reason', label: 'Reason', style: TextInputStyle.Paragraph, required: true, max_length: 1024 }],
+              components: [{ type: ComponentType.TextInput, custom_id: 'reason', label: say('modal.reasonLabel').slice(0, DISCORD_LIMITS.modalLabel), style: TextInputStyle.Paragraph, required: true, max_length: 1024 }],
             },
           ],
         },
@@ -320,12 +347,12 @@ export class TicketDesk {
   /** A close asked for (with its reason when given): at once, or after the subject's close delay. */
   async closeOrSchedule(actor: Actor, ticketId: string, reason: string | null): Promise<InteractionResponse> {
     const found = await this.ticketFor(actor, ticketId);
-    if (!found) return reply('This ticket no longer exists.');
-    const { ticket, subject } = found;
-    if (ticket.state === 'Closed') return reply('This ticket is already closed.');
-    if (!this.mayClose(actor, subject, ticket.author_id)) return reply('You are not allowed to close this ticket.');
+    if (!found) return this.gone(actor.serverId);
+    const { ticket, subject, say } = found;
+    if (ticket.state === 'Closed') return reply(say('reply.alreadyClosed'));
+    if (!this.mayClose(actor, subject, ticket.author_id)) return reply(say('reply.closeNotAllowed'));
     const delay = spanMs(subject.automation.closeDelay);
-    if (delay <= 0) return this.close(actor.userId, actor.serverId, ticketId, reason);
+    if (delay <= 0) return this.close(actor.userId, actor.serverId, ticketId, reason, false, say);
 
     const runAt = new Date(Date.now() + delay).toISOString();
     const scheduled = await this.db
@@ -333,55 +360,60 @@ export class TicketDesk {
       .values({ id: randomUUID(), ticket_id: ticketId, server_id: actor.serverId, kind: 'close', run_at: runAt, actor_id: actor.userId, reason, created_at: now() })
       .onConflict((oc) => oc.columns(['ticket_id', 'kind']).doNothing())
       .executeTakeFirst();
-    if (Number(scheduled.numInsertedOrUpdatedRows ?? 1n) === 0) return reply('This ticket is already closing.');
+    if (Number(scheduled.numInsertedOrUpdatedRows ?? 1n) === 0) return reply(say('reply.alreadyClosing'));
     const { cancelCloseButton, closeNowButton } = subject.buttons;
     if (ticket.channel_id) {
       await this.platform
         .postMessage(ticket.channel_id, {
-          content: `This ticket will close in ${spanText(delay)}${reason ? `: ${reason}` : '.'}`,
+          content: withReason(say('channel.closing', { wait: spanText(delay, say) }), reason, say),
           components: [
             row(
-              platformButton(cancelCloseButton, ticketCustomId('cancel-close', ticketId), 'Cancel close'),
-              platformButton(closeNowButton, ticketCustomId('close-now', ticketId), 'Close now'),
+              platformButton(cancelCloseButton, ticketCustomId('cancel-close', ticketId), say('button.cancelClose')),
+              platformButton(closeNowButton, ticketCustomId('close-now', ticketId), say('button.closeNow')),
             ),
           ],
         })
         .catch(() => undefined);
     }
-    return reply(`The ticket will close in ${spanText(delay)}.`);
+    return reply(say('reply.closingIn', { wait: spanText(delay, say) }));
   }
 
   async cancelClose(actor: Actor, ticketId: string): Promise<InteractionResponse> {
     const found = await this.ticketFor(actor, ticketId);
-    if (!found) return reply('This ticket no longer exists.');
-    if (!this.mayClose(actor, found.subject, found.ticket.author_id)) return reply('You are not allowed to cancel closing this ticket.');
+    if (!found) return this.gone(actor.serverId);
+    const { say } = found;
+    if (!this.mayClose(actor, found.subject, found.ticket.author_id)) return reply(say('reply.cancelNotAllowed'));
     const removed = await this.db.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).where('kind', '=', 'close').executeTakeFirst();
-    if (Number(removed.numDeletedRows) === 0) return reply('This ticket is not closing.');
+    if (Number(removed.numDeletedRows) === 0) return reply(say('reply.notClosing'));
     if (found.ticket.channel_id) {
-      await this.platform.postMessage(found.ticket.channel_id, { content: `<@${actor.userId}> cancelled closing this ticket.`, allowed_mentions: { users: [] } }, actor.serverId).catch(() => undefined);
+      await this.platform
+        .postMessage(found.ticket.channel_id, { content: say('channel.closeCancelled', { user: `<@${actor.userId}>` }), allowed_mentions: { users: [] } }, actor.serverId)
+        .catch(() => undefined);
     }
-    return reply('Closing was cancelled.');
+    return reply(say('reply.closeCancelled'));
   }
 
   /** "Close now" under a pending close: the waiting close happens at once. */
   async closeNow(actor: Actor, ticketId: string): Promise<InteractionResponse> {
     const found = await this.ticketFor(actor, ticketId);
-    if (!found) return reply('This ticket no longer exists.');
-    if (!this.mayClose(actor, found.subject, found.ticket.author_id)) return reply('You are not allowed to close this ticket.');
+    if (!found) return this.gone(actor.serverId);
+    if (!this.mayClose(actor, found.subject, found.ticket.author_id)) return reply(found.say('reply.closeNotAllowed'));
     const job = await this.db.selectFrom('ticket_jobs').selectAll().where('ticket_id', '=', ticketId).where('kind', '=', 'close').executeTakeFirst();
-    return this.close(actor.userId, actor.serverId, ticketId, job?.reason ?? null);
+    return this.close(actor.userId, actor.serverId, ticketId, job?.reason ?? null, false, found.say);
   }
 
   /** A close from the platform (button, modal, delayed close, auto-close, close on leave), worded for whoever clicked. */
-  async close(closedBy: string, serverId: string, ticketId: string, reason: string | null, force = false): Promise<InteractionResponse> {
+  async close(closedBy: string, serverId: string, ticketId: string, reason: string | null, force = false, say?: Say): Promise<InteractionResponse> {
+    // Closes nobody clicked for (delayed, automatic) answer no one: their words are not looked up.
+    const words = say ?? this.words.for(null);
     try {
       await this.updateTicket(serverId, ticketId, { closure: { closedBy, reason, force } });
     } catch (error) {
-      if (error instanceof NotFoundError) return reply('This ticket no longer exists.');
-      if (error instanceof ConflictError) return reply('This ticket is already closed.');
+      if (error instanceof NotFoundError) return reply(words('reply.ticketGone'));
+      if (error instanceof ConflictError) return reply(words('reply.alreadyClosed'));
       throw error;
     }
-    return reply(reason ? `Ticket closed: ${reason}` : 'Ticket closed.');
+    return reply(withReason(words('reply.closed'), reason, words));
   }
 
   /**
@@ -391,14 +423,15 @@ export class TicketDesk {
   private async afterClose(ticket: repo.TicketRow, subjectId: string, closedBy: string, reason: string | null): Promise<void> {
     const subject = await this.liveSubject(ticket.server_id, subjectId);
     if (subject) {
-      await this.log(subject, 'closed', `Ticket #${ticket.number} (${ticket.name}) was closed by <@${closedBy}>${reason ? `: ${reason}` : '.'}`);
-      if (subject.automation.dmAuthorOnClose) await this.tellAuthorOfClose(subject, ticket, reason);
+      const say = await this.sayFor(ticket.server_id, subject);
+      await this.log(subject, 'closed', withReason(say('log.closed', { number: ticket.number, name: ticket.name, user: `<@${closedBy}>` }), reason, say));
+      if (subject.automation.dmAuthorOnClose) await this.tellAuthorOfClose(subject, ticket, reason, say);
     }
     if (ticket.channel_id) await this.platform.deleteChannel(ticket.channel_id, ticket.server_id).catch(() => undefined);
   }
 
   /** The subject's close message (or a plain notice), sent to the ticket's author directly. */
-  private async tellAuthorOfClose(subject: Subject, ticket: repo.TicketRow, reason: string | null): Promise<void> {
+  private async tellAuthorOfClose(subject: Subject, ticket: repo.TicketRow, reason: string | null, say: Say): Promise<void> {
     const guild = await this.platform.getGuild(ticket.server_id).catch(() => null);
     const context: TicketContext = {
       userId: ticket.author_id,
@@ -408,8 +441,13 @@ export class TicketDesk {
       serverName: guild?.name ?? '',
     };
     const close = subject.messages.closeMessage;
-    const notice = `Your ticket #${ticket.number} (${ticket.name})${guild ? ` in ${guild.name}` : ''} was closed${reason ? `: ${reason}` : '.'}`;
-    const body = close.enabled ? filledMessage(close.value.message, context) : { content: notice, embeds: [] };
+    const notice = withReason(say('dm.closed', { number: ticket.number, name: ticket.name, server: guild?.name ?? ticket.server_id }), reason, say);
+    // A close message left empty is the default one, written at send time so it follows the language.
+    const body = !close.enabled
+      ? { content: notice, embeds: [] }
+      : isEmptyMessage(close.value.message)
+        ? { content: notice, embeds: [{ title: say('closeMessage.title'), description: say('closeMessage.description'), color: 0x5865f2 }] }
+        : filledMessage(close.value.message, context);
     // Which ticket, where and why head the message unless the subject's own text says it.
     if (!body.content.trim()) body.content = notice;
     await this.platform.sendDirectMessage(ticket.author_id, { ...body, allowed_mentions: { parse: [] } }, ticket.server_id).catch(() => undefined);
@@ -454,7 +492,7 @@ export class TicketDesk {
       const waiting = await query.execute();
       for (const ticket of waiting) {
         if (!subjects.has(ticket.subject_id)) subjects.set(ticket.subject_id, await this.liveSubject(ticket.server_id, ticket.subject_id));
-        if (await this.autoClose(ticket, subjects.get(ticket.subject_id)?.automation.autoCloseTime, at)) changed += 1;
+        if (await this.autoClose(ticket, subjects.get(ticket.subject_id) ?? null, at)) changed += 1;
       }
       if (waiting.length < batch) return changed;
       const last = waiting[waiting.length - 1]!;
@@ -464,12 +502,14 @@ export class TicketDesk {
   }
 
   /** One waiting ticket against its subject's auto-close setting; true when it changed. */
-  private async autoClose(ticket: repo.TicketRow, auto: Subject['automation']['autoCloseTime'] | undefined, at: Date): Promise<boolean> {
+  private async autoClose(ticket: repo.TicketRow, subject: Subject | null, at: Date): Promise<boolean> {
+    const auto = subject?.automation.autoCloseTime;
     if (!auto?.enabled) return false;
+    const say = await this.sayFor(ticket.server_id, subject);
     const idle = at.getTime() - Date.parse(ticket.last_activity_at);
     const closeAfter = spanMs(auto.value.closeTime);
     if (closeAfter > 0 && idle >= closeAfter) {
-      await this.close(this.config.platform.clientId, ticket.server_id, ticket.id, 'Closed after a period without a reply', true);
+      await this.close(this.config.platform.clientId, ticket.server_id, ticket.id, say('reason.autoClose'), true, say);
       return true;
     }
     if (ticket.state === 'PendingUser' && idle >= spanMs(auto.value.warnTime)) {
@@ -478,7 +518,10 @@ export class TicketDesk {
       if (ticket.channel_id) {
         const left = Math.max(0, closeAfter - idle);
         await this.platform
-          .postMessage(ticket.channel_id, { content: `<@${ticket.author_id}> This ticket will close in ${spanText(left)} unless you reply.`, allowed_mentions: { users: [ticket.author_id] } })
+          .postMessage(ticket.channel_id, {
+            content: say('channel.autoCloseWarning', { user: `<@${ticket.author_id}>`, wait: spanText(left, say) }),
+            allowed_mentions: { users: [ticket.author_id] },
+          })
           .catch(() => undefined);
       }
       return true;
@@ -496,15 +539,24 @@ export class TicketDesk {
     if (!ticket || ticket.author_id !== userId) {
       await this.support.removeMember(serverId, ticketId, userId);
       const subject = ticket ? await this.liveSubject(serverId, ticket.subject_id) : null;
-      if (ticket?.channel_id && ticket.state !== 'Closed') await this.platform.deleteChannelPermission(ticket.channel_id, userId, serverId).catch(() => undefined);
-      if (ticket && subject) await this.log(subject, 'memberRemoved', `<@${userId}> was removed from ticket #${ticket.number} (${ticket.name}).`);
+      const say = await this.sayFor(serverId, subject);
+      if (ticket?.channel_id && ticket.state !== 'Closed') {
+        await this.platform.deleteChannelPermission(ticket.channel_id, userId, serverId).catch(() => undefined);
+        await this.platform
+          .postMessage(ticket.channel_id, { content: say('channel.memberRemoved', { user: `<@${userId}>` }), allowed_mentions: { users: [] } }, serverId)
+          .catch(() => undefined);
+      }
+      if (ticket && subject) {
+        await this.log(subject, 'memberRemoved', say('log.memberRemoved', { user: `<@${userId}>`, number: ticket.number, name: ticket.name }));
+      }
       return;
     }
     const left = (await this.platform.getMember(serverId, userId, true)) === null;
     if (!left) throw new BadRequestError('The author of a ticket cannot be removed from it', 'body.userId');
     const subject = await this.liveSubject(serverId, ticket.subject_id);
     if (ticket.state !== 'Closed' && subject?.automation.closeOnLeave) {
-      await this.close(this.config.platform.clientId, serverId, ticketId, 'The ticket owner left the server', true);
+      const say = await this.sayFor(serverId, subject);
+      await this.close(this.config.platform.clientId, serverId, ticketId, say('reason.ownerLeft'), true, say);
     }
   }
 
@@ -520,7 +572,10 @@ export class TicketDesk {
       .execute();
     for (const ticket of open) {
       const subject = await this.liveSubject(serverId, ticket.subject_id);
-      if (subject?.automation.closeOnLeave) await this.close(this.config.platform.clientId, serverId, ticket.id, 'The ticket owner left the server', true);
+      if (subject?.automation.closeOnLeave) {
+        const say = await this.sayFor(serverId, subject);
+        await this.close(this.config.platform.clientId, serverId, ticket.id, say('reason.ownerLeft'), true, say);
+      }
     }
   }
 
@@ -528,13 +583,15 @@ export class TicketDesk {
   async channelDeleted(serverId: string, channelId: string, deletedBy: string | null): Promise<void> {
     const ticket = await this.db
       .selectFrom('tickets')
-      .select('id')
+      .select(['id', 'subject_id'])
       .where('server_id', '=', serverId)
       .where('channel_id', '=', channelId)
       .where('deleted', '=', 0)
       .where('state', '!=', 'Closed')
       .executeTakeFirst();
-    if (ticket) await this.close(deletedBy ?? this.config.platform.clientId, serverId, ticket.id, 'The ticket channel was deleted', true);
+    if (!ticket) return;
+    const say = await this.sayFor(serverId, await this.liveSubject(serverId, ticket.subject_id));
+    await this.close(deletedBy ?? this.config.platform.clientId, serverId, ticket.id, say('reason.channelDeleted'), true, say);
   }
 
   /** The channels of the server's open tickets: all the bot runtime needs to watch. */
@@ -570,10 +627,11 @@ export class TicketDesk {
     const recipient = other(subject.automation.notifyUser, subject.automation.notifyClaimer);
     if (!recipient) return;
     const excerpt = content.length > 300 ? `${content.slice(0, 300)}…` : content;
-    const link = ticket.channel_id ? [row(linkButton('Go to ticket', this.channelUrl(ticket.server_id, ticket.channel_id)))] : [];
+    const say = await this.sayFor(ticket.server_id, subject);
+    const link = ticket.channel_id ? [row(linkButton(subject.buttons.goToTicket.text.trim() || say('button.goToTicket'), this.channelUrl(ticket.server_id, ticket.channel_id)))] : [];
     await this.platform
       .sendDirectMessage(recipient, {
-        content: `New reply in ticket #${ticket.number} (${ticket.name}) from <@${authorId}>:\n> ${excerpt.replaceAll('\n', '\n> ')}`,
+        content: `${say('dm.newReply', { number: ticket.number, name: ticket.name, user: `<@${authorId}>` })}\n> ${excerpt.replaceAll('\n', '\n> ')}`,
         components: link,
         allowed_mentions: { parse: [] },
       })
@@ -583,15 +641,30 @@ export class TicketDesk {
   /** Someone is added to a ticket: recorded, let into its channel with the subject's user permissions, logged. */
   async addMember(serverId: string, ticketId: string, userId: string): Promise<void> {
     await this.guilds.assertMember(serverId, userId, 'body.userId');
-    await this.support.addMember(serverId, ticketId, userId);
+    if (!(await this.support.addMember(serverId, ticketId, userId))) return;
     const ticket = await repo.findTicket(this.db, ticketId, serverId);
     const subject = ticket ? await this.liveSubject(serverId, ticket.subject_id) : null;
     if (!ticket || !subject) return;
+    const say = await this.sayFor(serverId, subject);
     if (ticket.channel_id && ticket.state !== 'Closed') {
       const { id, ...member } = overwrite(userId, 'member', subject.permissions.userPermissions.value, ['ViewChannel']);
       await this.platform.putChannelPermission(ticket.channel_id, id, member, serverId).catch(() => undefined);
+      // Mentioned, so the new member is pointed to the channel they can now see.
+      await this.platform
+        .postMessage(ticket.channel_id, { content: say('channel.memberAdded', { user: `<@${userId}>` }), allowed_mentions: { users: [userId] } }, serverId)
+        .catch(() => undefined);
     }
-    await this.log(subject, 'memberAdded', `<@${userId}> was added to ticket #${ticket.number} (${ticket.name}).`);
+    await this.log(subject, 'memberAdded', say('log.memberAdded', { user: `<@${userId}>`, number: ticket.number, name: ticket.name }));
+  }
+
+  /** A server's ticket for its staff, with what its subject lets each of its people do in its channel. */
+  async getTicket(serverId: string, ticketId: string): Promise<Ticket> {
+    const ticket = await this.support.get(serverId, ticketId);
+    const subject = await this.liveSubject(serverId, ticket.subject.subjectId);
+    if (!subject) return ticket;
+    const { userPermissions, claimPermissions, staffPermissions } = subject.permissions;
+    const access = { userPermissions: userPermissions.value, claimPermissions: claimPermissions.value, staffPermissions: staffPermissions.value, staffRoles: subject.staffRoles.value };
+    return { ...ticket, access };
   }
 
   /**
@@ -624,7 +697,10 @@ export class TicketDesk {
     }
     if (update.subjectId !== undefined && update.subjectId !== before.subject_id) {
       const subject = await this.liveSubject(serverId, update.subjectId);
-      if (subject) await this.log(subject, 'subjectChanged', `Ticket #${updated.number} (${updated.name}) moved to ${subject.name}.`);
+      if (subject) {
+        const say = await this.sayFor(serverId, subject);
+        await this.log(subject, 'subjectChanged', say('log.subjectChanged', { number: updated.number, name: updated.name, subject: subject.name }));
+      }
     }
     return updated;
   }
@@ -635,7 +711,7 @@ export class TicketDesk {
     const subject = ticket ? await this.liveSubject(serverId, ticket.subject_id) : null;
     await this.support.delete(serverId, ticketId);
     if (ticket?.channel_id) await this.platform.deleteChannel(ticket.channel_id, serverId).catch(() => undefined);
-    if (ticket && subject) await this.log(subject, 'deleted', `Ticket #${ticket.number} (${ticket.name}) was deleted.`);
+    if (ticket && subject) await this.log(subject, 'deleted', (await this.sayFor(serverId, subject))('log.deleted', { number: ticket.number, name: ticket.name }));
   }
 
   /** Posts an event to the subject's log channel when the subject logs that kind of event. */

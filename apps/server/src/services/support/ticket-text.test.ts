@@ -1,5 +1,6 @@
 import { PermissionFlagsBits } from 'discord-api-types/v10';
 import { describe, expect, it } from 'vitest';
+import { BotWords } from '../../i18n/bot-words';
 import {
   fillPlaceholders,
   overwrite,
@@ -12,6 +13,8 @@ import {
   ticketCustomId,
   type TicketContext,
 } from './ticket-text';
+
+const say = new BotWords().for('en');
 
 const context: TicketContext = { userId: '1200000000000000005', username: 'Eli Park', ticketNumber: 7, subjectName: 'Billing', serverName: 'Pixel Forge' };
 
@@ -56,8 +59,9 @@ describe('ticket texts', () => {
   it('measures and words time spans', () => {
     expect(spanMs({ time: 2, unit: 'hours' })).toBe(7_200_000);
     expect(spanMs(null)).toBe(0);
-    expect(spanText(90_000)).toBe('2 minutes');
-    expect(spanText(3_600_000)).toBe('1 hour');
-    expect(spanText(1500)).toBe('2 seconds');
+    expect(spanText(90_000, say)).toBe('2 minutes');
+    expect(spanText(3_600_000, say)).toBe('1 hour');
+    expect(spanText(1500, say)).toBe('2 seconds');
+    expect(spanText(5 * 60_000, new BotWords().for('ru'))).toBe('5 минут');
   });
 });

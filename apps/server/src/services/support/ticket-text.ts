@@ -10,6 +10,7 @@ import {
   OverwriteType,
   PermissionFlagsBits,
 } from 'discord-api-types/v10';
+import type { Say } from '../../i18n/bot-words';
 import { toPlatformEmbed } from '../settings';
 
 /** What a placeholder in a subject's texts stands for when a ticket is opened. */
@@ -25,16 +26,12 @@ export interface TicketContext {
 const MS: Record<TimeSpan['unit'], number> = { seconds: 1000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 export const spanMs = (span: TimeSpan | null | undefined): number => (span ? span.time * MS[span.unit] : 0);
 
-/** A wait in words: "2 hours", "1 minute", "45 seconds". */
-export function spanText(ms: number): string {
-  for (const [unit, size] of [['day', 86_400_000], ['hour', 3_600_000], ['minute', 60_000]] as const) {
-    if (ms >= size) {
-      const n = Math.ceil(ms / size);
-      return `${n} ${unit}${n === 1 ? '' : 's'}`;
-    }
+/** A wait in words, as "in …" reads in the ticket's language: "2 hours", "1 minute", "45 seconds". */
+export function spanText(ms: number, say: Say): string {
+  for (const [unit, size] of [['time.days', 86_400_000], ['time.hours', 3_600_000], ['time.minutes', 60_000]] as const) {
+    if (ms >= size) return say(unit, { count: Math.ceil(ms / size) });
   }
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  return say('time.seconds', { count: Math.max(1, Math.ceil(ms / 1000)) });
 }
 
 /**

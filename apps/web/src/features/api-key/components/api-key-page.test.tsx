@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ApiKeyInfo, PlanType, ServerDetails } from '@ticket/contracts';
+import type { ApiKeyCall, ApiKeyCalls, ApiKeyInfo, PlanType, ServerDetails } from '@ticket/contracts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch, type Recorded } from '@/test/fetch';
 import { testUser } from '@/test/fixtures';
@@ -24,6 +24,8 @@ const details = (subscription: PlanType): ServerDetails => ({
 
 const notFound = () => json({ statusCode: 404, error: 'Not Found', code: 'not_found', message: 'This server has no API key yet' }, { status: 404 });
 const failure = () => json({ statusCode: 502, error: 'Bad Gateway', code: 'upstream', message: 'down' }, { status: 502 });
+const CALLS_PATH = `${KEY_PATH}/calls`;
+const noCalls: ApiKeyCalls = { page: 1, maxPage: 1, elements: [], limit: { max: 300, windowMs: 60_000 } };
 const masked = (key: string): ApiKeyInfo => ({ key: `${key.slice(0, 10)}…`, createdAt: '2026-03-01T10:00:00.000Z', lastUsedAt: null });
 
 /**
@@ -31,7 +33,19 @@ const masked = (key: string): ApiKeyInfo => ({ key: `${key.slice(0, 10)}…`, cr
  * masked (404 without one), POST makes the next of `keys`, DELETE removes it. `override` answers
  * a request first when it returns a response.
  */
-function backend({ plan = 'enterprise', key = null, keys = [FULL_KEY], override }: { plan?: PlanType; key?: string | null; keys?: string[]; override?: (request: Recorded) => Response | undefined } = {}) {
+function backend({
+  plan = 'enterprise',
+  key = null,
+  keys = [FULL_KEY],
+  calls = () => noCalls,
+  override,
+}: {
+  plan?: PlanType;
+  key?: string | null;
+  keys?: string[];
+  calls?: (query: URLSearchParams) => ApiKeyCalls;
+  override?: (request: Recorded) => Response | undefined;
+} = {}) {
   let stored = key;
   const made = [...keys];
   return mockFetch((request) => {
@@ -39,6 +53,7 @@ function backend({ plan = 'enterprise', key = null, keys = [FULL_KEY], override 
     if (answer) return answer;
     const path = request.url.split('?')[0] ?? '';
     if (path === `/api/server/servers/${SERVER}`) return json(details(plan));
+    if (path === CALLS_PATH && request.method === 'GET') return json(calls(new URL(request.url, 'http://localhost').searchParams));
     if (path === KEY_PATH) {
       if (request.method === 'GET') return stored ? json(masked(stored)) : notFound();
       if (request.method === 'POST') {
@@ -67,7 +82,8 @@ function stubClipboard(write: (text: string) => Promise<void>) {
   return writeText;
 }
 
-const keyCalls = (calls: Recorded[]) => calls.filter((call) => call.url.startsWith(KEY_PATH)).map((call) => call.method);
+const keyCalls = (calls: Recorded[]) =>
+  calls.filter((call) => call.url.split('?')[0] === KEY_PATH).map((call) => call.method);
 
 afterEach(() => {
   Reflect.deleteProperty(navigator, 'clipboard');
@@ -203,5 +219,84 @@ describe('ApiKeyPage', () => {
     fail = false;
     fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('tdk_abc123…')).toBeTruthy();
+  });
+
+  describe('Recent calls', () => {
+    const call = (overrides: Partial<ApiKeyCall>): ApiKeyCall => ({
+      at: '2026-03-02T09:30:00.000Z',
+      method: 'GET',
+      route: '/api/settings/servers/:serverId/panels',
+      path: `/api/settings/servers/${SERVER}/panels`,
+      status: 200,
+      durationMs: 12.5,
+      keyPrefix: 'tdk_abc123',
+      rateLimited: false,
+      ...overrides,
+    });
+    const ok = call({});
+    const refused = call({ method: 'POST', path: `/api/settings/servers/${SERVER}/subjects`, route: '/api/settings/servers/:serverId/subjects', status: 403, durationMs: 3 });
+    const limited = call({ status: 429, durationMs: 0.4, rateLimited: true, keyPrefix: 'tdk_xyz789' });
+    /** The service's answer for the filter asked for: page 1 of 3 for all calls, one page of each kind otherwise. */
+    const answer = (query: URLSearchParams): ApiKeyCalls => {
+      const status = query.get('status');
+      const elements = status === 'error' ? [limited, refused] : status === 'rateLimited' ? [limited] : [limited, refused, ok];
+      return { page: Number(query.get('Page')), maxPage: status ? 1 : 3, elements, limit: { max: 300, windowMs: 60_000 } };
+    };
+    const rows = () => screen.getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    const callQueries = (calls: Recorded[]) =>
+      calls.filter((c) => c.url.startsWith(`${CALLS_PATH}?`)).map((c) => Object.fromEntries(new URL(c.url, 'http://localhost').searchParams));
+
+    it('lists the calls made with the key, with the key’s limit, and filters them to errors or rate limited ones', async () => {
+      const { calls } = backend({ key: FULL_KEY, calls: answer });
+      open();
+      const section = within(await screen.findByRole('region', { name: 'Recent calls' }));
+      expect(await section.findByText('300 calls per minute')).toBeTruthy();
+      expect(section.getByText('Showing page 1 of 3')).toBeTruthy();
+      const time = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ok.at));
+      expect(rows()).toEqual([
+        [time, 'GET', `/api/settings/servers/${SERVER}/panels`, '429Rate limited', '0.4 ms', 'tdk_xyz789…'],
+        [time, 'POST', `/api/settings/servers/${SERVER}/subjects`, '403', '3 ms', 'tdk_abc123…'],
+        [time, 'GET', `/api/settings/servers/${SERVER}/panels`, '200', '12.5 ms', 'tdk_abc123…'],
+      ]);
+      // The route as routed is there for whoever hovers the path.
+      expect(section.getAllByText(`/api/settings/servers/${SERVER}/subjects`)[0]?.getAttribute('title')).toBe('/api/settings/servers/:serverId/subjects');
+
+      fireEvent.click(section.getByRole('button', { name: 'Page 2' }));
+      await waitFor(() => expect(section.getByText('Showing page 2 of 3')).toBeTruthy());
+
+      fireEvent.click(section.getByRole('radio', { name: 'Errors' }));
+      await waitFor(() => expect(rows()).toHaveLength(2));
+      expect(rows().map((cells) => cells[3])).toEqual(['429Rate limited', '403']);
+      expect(section.getByText('Showing page 1 of 1')).toBeTruthy();
+
+      fireEvent.click(section.getByRole('radio', { name: 'Rate limited' }));
+      await waitFor(() => expect(rows()).toHaveLength(1));
+      expect(rows()[0]?.[3]).toBe('429Rate limited');
+      expect(callQueries(calls)).toEqual([
+        { Page: '1', Amount: '20' },
+        { Page: '2', Amount: '20' },
+        { Page: '1', Amount: '20', status: 'error' },
+        { Page: '1', Amount: '20', status: 'rateLimited' },
+      ]);
+    });
+
+    it('says when the key has made no calls, or none of the kind asked for', async () => {
+      backend({ key: FULL_KEY, calls: (query) => (query.get('status') ? noCalls : { ...noCalls, elements: [ok], limit: { max: 50, windowMs: 10_000 } }) });
+      open();
+      const section = within(await screen.findByRole('region', { name: 'Recent calls' }));
+      expect(await section.findByText('50 calls every 10 seconds')).toBeTruthy();
+      fireEvent.click(section.getByRole('radio', { name: 'Rate limited' }));
+      expect(await section.findByText('No calls match this filter.')).toBeTruthy();
+    });
+
+    it('shows no calls before a key exists, and says so when a key has made none', async () => {
+      const { calls } = backend();
+      open();
+      fireEvent.click(await screen.findByRole('button', { name: 'Generate API key' }));
+      expect(await screen.findByText('No calls yet')).toBeTruthy();
+      expect(screen.getByText('Calls made with the key show here.')).toBeTruthy();
+      // Asked for only once the key existed.
+      expect(calls.findIndex((c) => c.url.startsWith(CALLS_PATH))).toBeGreaterThan(calls.findIndex((c) => c.method === 'POST'));
+    });
   });
 });

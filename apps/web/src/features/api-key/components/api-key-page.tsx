@@ -16,6 +16,7 @@ import { type CurrentServer, useCurrentServer } from '@/lib/use-current-server';
 import { useCreateApiKey } from '../api/create-api-key';
 import { useDeleteApiKey } from '../api/delete-api-key';
 import { useApiKey } from '../api/get-api-key';
+import { ApiKeyCalls } from './api-key-calls';
 import { ApiKeyUsage } from './api-key-usage';
 import { NewKeyPanel } from './new-key-panel';
 
@@ -135,6 +136,7 @@ function ServerApiKey({ serverId }: { serverId: string }) {
           {content}
         </Stack>
       </Paper>
+      {query.data && <ApiKeyCalls serverId={serverId} />}
       <ApiKeyUsage serverId={serverId} shownKey={query.data?.key ?? KEY_PLACEHOLDER} />
     </>
   );

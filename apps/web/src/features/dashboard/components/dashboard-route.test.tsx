@@ -153,10 +153,11 @@ describe('/ (the user’s servers)', () => {
 
   it('sends a signed-out visitor to /login and remembers where they were going', async () => {
     server(testUser());
-    const { router } = renderApp('/?tab=x');
+    // (At `/` itself a signed-out visitor gets the landing page instead: features/landing.)
+    const { router } = renderApp('/tickets?tab=x');
     expect(await screen.findByRole('button', { name: 'Sign in with Discord' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/login');
-    expect(router.state.location.search).toBe(`?next=${encodeURIComponent('/?tab=x')}`);
+    expect(router.state.location.search).toBe(`?next=${encodeURIComponent('/tickets?tab=x')}`);
   });
 
   it('confirms a stored session once, and signs out when the server no longer knows it', async () => {

@@ -8,6 +8,7 @@ import { LoadingBlock } from '@/components/loading-block';
 import { StaffPageHeader } from '@/components/staff-page-header';
 import { useCurrentServer } from '@/lib/use-current-server';
 import { useServerCacheFor } from '../hooks/use-server-cache-for';
+import { PublicStatsCard } from './public-stats-card';
 import { SubjectList } from './subjects/subject-list';
 
 // The activity log is read less often than the list: it loads when its tab is opened.
@@ -53,6 +54,7 @@ export function SubjectsPage() {
               <Stack gap="md">
                 <Text>{t('settings.subjects.explanation')}</Text>
                 <SubjectList current={current} />
+                {current.isAdmin && <PublicStatsCard serverId={serverId} />}
               </Stack>
             </Tabs.Panel>
             {current.isAdmin && (

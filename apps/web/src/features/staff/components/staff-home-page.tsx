@@ -16,9 +16,9 @@ import { useTopSubjects } from '../api/get-top-subjects';
 import { useTopSupporters } from '../api/get-top-supporters';
 import { PLANS } from '@/lib/plans';
 import { rangeDates, type StatsRange } from '../stats-range';
-import { BarList } from './stats/bar-list';
-import { DailyBarChart } from './stats/daily-bar-chart';
-import { StatsPanel, type StatsPanelProps } from './stats/stats-panel';
+import { BarList } from '@/components/stats/bar-list';
+import { DailyBarChart } from '@/components/stats/daily-bar-chart';
+import { StatsPanel, type StatsPanelProps } from '@/components/stats/stats-panel';
 
 const TOP_AMOUNT = 5;
 const allZero = (points: DailyCount[]) => points.every((point) => point.count === 0);

@@ -260,7 +260,7 @@ describe('ticket lists: filters, search and page in the address', { timeout: 20_
   });
 });
 
-describe('ticket lists: a ticket and back', () => {
+describe('ticket lists: a ticket and back', { timeout: 20_000 }, () => {
   const scrollTo = vi.fn();
   afterEach(() => {
     window.scrollTo = () => {};

@@ -36,6 +36,8 @@ export function SubjectButtonEditor({ button, fixedStyle }: { button: SubjectBut
     <ButtonEditor
       legend={t(`settings.buttons.names.${button}`)}
       description={t(`settings.buttons.hints.${button}`)}
+      // An empty text is the bot's own, written in the ticket's language when it is sent.
+      textPlaceholder={t('settings.buttons.textDefault')}
       value={value}
       fixedStyle={fixedStyle}
       onChange={(field, next) => set(`buttons.${button}.${field}`, next)}

@@ -31,6 +31,8 @@ function SubjectMessageEditor({ message }: { message: MessageKey }) {
       <InheritToggle group={group} />
       <MessageEditor
         legend={t(`settings.message.names.${message}`)}
+        // The bot's own welcome and close messages stand in for empty ones, in the ticket's language.
+        description={message === 'messageCommandResponse' ? undefined : t('settings.message.defaultWhenEmpty')}
         value={value.value.message}
         disabled={inherits || !value.enabled}
         onChange={(next) => set(`${group}.value.message`, next)}

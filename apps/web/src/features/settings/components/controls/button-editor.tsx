@@ -59,10 +59,12 @@ interface ButtonEditorProps {
   disabled?: boolean;
   /** Buttons whose style the bot decides (e.g. always a link) do not offer it. */
   fixedStyle?: boolean;
+  /** What an empty text stands for. */
+  textPlaceholder?: string;
 }
 
 /** Text, style, link and emoji of one button, with its preview. */
-export function ButtonEditor({ legend, description, value, onChange, disabled, fixedStyle }: ButtonEditorProps) {
+export function ButtonEditor({ legend, description, value, onChange, disabled, fixedStyle, textPlaceholder }: ButtonEditorProps) {
   const { t } = useTranslation();
   const [url, setUrl] = useDraft(value.url ?? '');
   const urlProblem = url.trim() !== '' && !isLinkTarget(url) ? t('settings.buttons.urlInvalid') : undefined;
@@ -72,6 +74,7 @@ export function ButtonEditor({ legend, description, value, onChange, disabled, f
         <TextInput
           label={t('settings.buttons.text')}
           value={value.text}
+          placeholder={textPlaceholder}
           maxLength={DISCORD_LIMITS.buttonLabel}
           disabled={disabled}
           onChange={(event) => onChange('text', event.currentTarget.value)}

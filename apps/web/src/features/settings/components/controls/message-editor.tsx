@@ -305,17 +305,18 @@ export function EmbedPreview({ embed }: { embed: Embed }) {
 
 interface MessageEditorProps {
   legend: string;
+  description?: string;
   value: MessageBody;
   onChange: (value: MessageBody) => void;
   disabled?: boolean;
 }
 
 /** A message the bot sends: its text and embeds, with a preview. */
-export function MessageEditor({ legend, value, onChange, disabled }: MessageEditorProps) {
+export function MessageEditor({ legend, description, value, onChange, disabled }: MessageEditorProps) {
   const { t } = useTranslation();
   const setEmbed = (i: number, embed: Embed) => onChange({ ...value, embeds: value.embeds.map((e, j) => (j === i ? embed : e)) });
   return (
-    <FieldGroup legend={legend}>
+    <FieldGroup legend={legend} description={description}>
       <Textarea
         label={t('settings.message.content')}
         description={t('settings.message.contentHint')}

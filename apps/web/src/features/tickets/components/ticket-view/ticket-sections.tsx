@@ -1,5 +1,5 @@
-import { Avatar, Group, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
-import type { PublicUser, Ticket } from '@ticket/contracts';
+import { Paper, Text, Timeline, Title } from '@mantine/core';
+import type { Ticket } from '@ticket/contracts';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Fact, Facts } from '@/components/facts';
@@ -71,40 +71,6 @@ export function TicketStats({ stats }: { stats: TicketStatsValues }) {
         <Fact label={t('tickets.stats.firstResponse')}>{duration(stats.firstResponse)}</Fact>
         <Fact label={t('tickets.stats.averageResponse')}>{duration(stats.averageResponse)}</Fact>
       </Facts>
-    </ViewSection>
-  );
-}
-
-/** Who is in the ticket: its author, who claimed it, and the members added to it. */
-export function TicketMembers({ ticket, profileOf }: { ticket: Ticket; profileOf: (id: string) => PublicUser | undefined }) {
-  const { t } = useTranslation();
-  const people: { id: string; role: string }[] = [
-    { id: ticket.author, role: t('tickets.columns.author') },
-    ...(ticket.assignee && ticket.assignee !== ticket.author ? [{ id: ticket.assignee, role: t('tickets.columns.claimedBy') }] : []),
-    ...ticket.members
-      .filter((id) => id !== ticket.author && id !== ticket.assignee)
-      .map((id) => ({ id, role: t('tickets.view.member') })),
-  ];
-  return (
-    <ViewSection title={t('tickets.view.members')}>
-      <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
-        {people.map(({ id, role }) => {
-          const user = profileOf(id);
-          return (
-            <Group component="li" key={id} gap="sm" wrap="nowrap">
-              <Avatar src={user?.avatarUrl ?? null} alt="" name={user?.name ?? id} color="initials" size="sm" aria-hidden />
-              <div>
-                <Text size="sm" fw={500}>
-                  {user?.name ?? id}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {role}
-                </Text>
-              </div>
-            </Group>
-          );
-        })}
-      </Stack>
     </ViewSection>
   );
 }

@@ -188,7 +188,7 @@ describe('the ticket view', { timeout: 20_000 }, () => {
       'Charles BabbageAuthor',
       'Ada LovelaceClaimed by',
       // Not among the ticket's users: loaded by id.
-      expect.stringMatching(/^(Mary Somerville|100000000000000003)Member$/),
+      expect.stringMatching(/^(Mary Somerville|100000000000000003)Added member$/),
     ]);
     await waitFor(() => expect(within(members).getByText('Mary Somerville')).toBeTruthy());
 

@@ -8,7 +8,8 @@ import { TicketStateBadge } from '../ticket-state-badge';
 import { MessageItem } from './message-item';
 import { TicketActions } from './ticket-actions';
 import { useTicketMentionNames, useTicketPeople } from './ticket-mentions';
-import { TicketAnswers, TicketFacts, TicketHistory, TicketMembers, TicketStats, ViewSection } from './ticket-sections';
+import { TicketMembers } from './ticket-members';
+import { TicketAnswers, TicketFacts, TicketHistory, TicketStats, ViewSection } from './ticket-sections';
 
 interface TicketViewProps {
   ticket: Ticket;
@@ -81,7 +82,7 @@ export function TicketView({ ticket, staff, onDeleted }: TicketViewProps) {
                 averageResponse: times.average,
               }}
             />
-            <TicketMembers ticket={ticket} profileOf={(id) => people.get(id)} />
+            <TicketMembers ticket={ticket} profileOf={(id) => people.get(id)} staff={staff} />
             <TicketHistory ticket={ticket} nameOf={nameOf} />
           </Stack>
         </Grid.Col>
