@@ -5,8 +5,8 @@ import { DEMO_GUILDS, DEMO_USERS, seriousA11yViolations, signInAs } from './supp
 
 /**
  * The API key page in the browser (issue 14): Chen, admin of the Enterprise server Study Hall,
- * generates a key, sees it once, copies it, and calls the API with it; a reset retires the old key
- * (401) and a delete retires the new one. On a server without Enterprise the page only explains.
+ * generates a key, sees it once, copies it, calls the API with it and finds the call in the key's
+ * log; a reset retires the old key (401) and a delete retires the new one. On a server without Enterprise the page only explains.
  */
 const demo = useDemoStack();
 const STUDY_HALL = DEMO_GUILDS.studyHall;
@@ -65,6 +65,14 @@ describe('API key', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Reset key' }).waitFor({ timeout: 20_000 });
     expect(await page.locator('body').innerText()).not.toContain(first);
+
+    // The call just made with the key is in its log, with its path and status, and the key's limit.
+    const calls = page.getByRole('table', { name: 'Calls made with the API key' });
+    const call = calls.getByRole('row').filter({ hasText: `/api/settings/servers/${STUDY_HALL}/settings` });
+    await call.first().waitFor({ timeout: 20_000 });
+    expect(await call.first().innerText()).toMatch(/GET[\s\S]*200/);
+    expect(await page.getByText('300 calls per minute').isVisible()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Reset key' }).click();
     await confirmDialog(page, 'Reset the API key?');

@@ -7,7 +7,8 @@ describe('signing in through the sandbox (demo mode)', () => {
   it('signs in as a demo user, shows their servers with roles, signs out, and the old token is refused', async () => {
     const page = await demo.browser.newPage();
     await page.goto(`${demo.stack.url}/`);
-    // Signed out: the dashboard sends us to sign in.
+    // Signed out: the landing page, whose sign-in leads to the sign-in page.
+    await page.getByRole('link', { name: 'Sign in with Discord' }).first().click();
     await page.waitForURL(/\/login/);
     await page.getByRole('button', { name: 'Sign in with Discord' }).click();
 

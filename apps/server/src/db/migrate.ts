@@ -22,6 +22,7 @@ import { webhooksMigration } from './migrations/0018-webhooks';
 import { apiKeyCallsMigration } from './migrations/0019-api-key-calls';
 import { translationsMigration } from './migrations/0020-translations';
 import { publicStatsMigration } from './migrations/0021-public-stats';
+import { botTextDefaultsMigration } from './migrations/0022-bot-text-defaults';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -46,6 +47,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0019-api-key-calls': apiKeyCallsMigration,
   '0020-translations': translationsMigration,
   '0021-public-stats': publicStatsMigration,
+  '0022-bot-text-defaults': botTextDefaultsMigration,
 };
 
 /**

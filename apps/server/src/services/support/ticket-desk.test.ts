@@ -320,6 +320,16 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     expect((await messagesIn(id)).at(-1)?.content).toBe(`<@${USERS.dana}>`);
   });
 
+  it('lets the author of a ticket recorded through the API on an existing channel into that channel', async () => {
+    const homeworkHelp = '1300000000000000604';
+    expect((await channel(homeworkHelp)).permission_overwrites.some((o) => o.id === USERS.eli)).toBe(false);
+    const opened = await api('POST', `/api/support/servers/${SERVER}/tickets`, { ticketName: 'homework', subjectId: subject.subjectId, authorId: USERS.eli, ticketId: homeworkHelp }, ADMIN_KEY);
+    expect(opened.statusCode, opened.body).toBe(201);
+    const eli = (await channel(homeworkHelp)).permission_overwrites.find((o) => o.id === USERS.eli);
+    expect(BigInt(eli?.allow ?? 0) & PermissionFlagsBits.ViewChannel).toBe(PermissionFlagsBits.ViewChannel);
+    expect(BigInt(eli?.allow ?? 0) & PermissionFlagsBits.SendMessages).toBe(PermissionFlagsBits.SendMessages);
+  });
+
   it('moves the channel between the waiting categories as the ticket changes hands', async () => {
     await set('categories', { waitingForStaff: [{ id: '1300000000000000607', selfCreated: false }], waitingForUser: [{ id: '1300000000000000603', selfCreated: false }], moveTickets: true });
     const id = openedId((await click(USERS.eli, buttonOf(subject.subjectId))).data.content);

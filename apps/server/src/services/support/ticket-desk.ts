@@ -676,7 +676,15 @@ export class TicketDesk {
     await this.guilds.assertMember(serverId, request.authorId, 'body.authorId');
     const channelId = request.ticketId && SNOWFLAKE.test(request.ticketId) ? request.ticketId : null;
     if (channelId) await this.guilds.assertTicketChannel(serverId, channelId, 'body.ticketId');
-    return this.support.create(serverId, request, channelId);
+    const ticket = await this.support.create(serverId, request, channelId);
+    // Its author is let into the channel with the subject's member permissions, as when the bot
+    // opens the channel itself.
+    const subject = channelId ? await this.liveSubject(serverId, ticket.subject.subjectId) : null;
+    if (channelId && subject) {
+      const { id, ...author } = overwrite(request.authorId, 'member', subject.permissions.userPermissions.value, ['ViewChannel']);
+      await this.platform.putChannelPermission(channelId, id, author, serverId).catch(() => undefined);
+    }
+    return ticket;
   }
 
   /**
