@@ -20,8 +20,6 @@ export const LOCALE_AREAS = {
   premium: ['premium'],
   /** Signing in, the bot's invite, the user's profile and their profile on a server. */
   account: ['login', 'invite', 'profile', 'serverProfile'],
-  /** The landing page of signed-out visitors at `/`: small, and not on the signed-in Dashboard's first load. */
-  landing: ['landing'],
   /** A server's public statistics page (its charts' strings are the staff area's). */
   publicStats: ['publicStats'],
   /** The welcome tour's dialog. */

@@ -2,13 +2,11 @@ import { lazy, Suspense, useState } from 'react';
 import { useLocation } from 'react-router';
 import { PageLoader } from '@/components/page-loader';
 import { hasSession, useAuthStore } from '@/lib/auth-store';
-import { withArea } from '../screens';
 import { SignedInLayout } from './signed-in-layout';
 
-// Its own chunk, with its own few strings: the signed-in Dashboard's first load carries neither.
-const LandingPage = lazy(async () => ({
-  default: (await withArea('landing', import('@/features/landing/components/landing-page'))).LandingPage,
-}));
+// Its own chunk, which the signed-in Dashboard's first load does not carry; its few strings are the
+// shell's, so that it shows as soon as its code has arrived.
+const LandingPage = lazy(async () => ({ default: (await import('@/features/landing/components/landing-page')).LandingPage }));
 
 /** `/` signed out is the landing page; everything else is the signed-in shell. */
 export function SignedInOrLanding() {
