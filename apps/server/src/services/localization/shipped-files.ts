@@ -47,13 +47,7 @@ export function shippedWebFiles(directory = path.resolve(import.meta.dirname, '.
         part === 'shell'
           ? Object.keys(messages).filter((group) => !AREA_GROUPS.has(group))
           : [...LOCALE_AREAS[part as keyof typeof LOCALE_AREAS]];
-      const texts: Record<string, string> = {};
-      for (const group of groups) {
-        const value = messages[group];
-        if (typeof value === 'string') texts[group] = value;
-        else if (value !== null && typeof value === 'object') flatten(value as Record<string, unknown>, group, texts);
-      }
-      shipped[index]!.texts[language] = texts;
+      shipped[index]!.texts[language] = flatten(Object.fromEntries(groups.map((group) => [group, messages[group]])), '', {});
     }
   }
   return shipped;

@@ -647,8 +647,7 @@ export class TicketDesk {
     if (!ticket || !subject) return;
     const say = await this.sayFor(serverId, subject);
     if (ticket.channel_id && ticket.state !== 'Closed') {
-      const { id, ...member } = overwrite(userId, 'member', subject.permissions.userPermissions.value, ['ViewChannel']);
-      await this.platform.putChannelPermission(ticket.channel_id, id, member, serverId).catch(() => undefined);
+      await this.letIntoChannel(serverId, ticket.channel_id, userId, subject);
       // Mentioned, so the new member is pointed to the channel they can now see.
       await this.platform
         .postMessage(ticket.channel_id, { content: say('channel.memberAdded', { user: `<@${userId}>` }), allowed_mentions: { users: [userId] } }, serverId)
@@ -680,11 +679,14 @@ export class TicketDesk {
     // Its author is let into the channel with the subject's member permissions, as when the bot
     // opens the channel itself.
     const subject = channelId ? await this.liveSubject(serverId, ticket.subject.subjectId) : null;
-    if (channelId && subject) {
-      const { id, ...author } = overwrite(request.authorId, 'member', subject.permissions.userPermissions.value, ['ViewChannel']);
-      await this.platform.putChannelPermission(channelId, id, author, serverId).catch(() => undefined);
-    }
+    if (channelId && subject) await this.letIntoChannel(serverId, channelId, request.authorId, subject);
     return ticket;
+  }
+
+  /** Lets a member of a ticket into its channel with the subject's member permissions (best effort: the channel may be gone). */
+  private async letIntoChannel(serverId: string, channelId: string, userId: string, subject: Subject): Promise<void> {
+    const { id, ...member } = overwrite(userId, 'member', subject.permissions.userPermissions.value, ['ViewChannel']);
+    await this.platform.putChannelPermission(channelId, id, member, serverId).catch(() => undefined);
   }
 
   /**
