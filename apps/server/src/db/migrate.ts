@@ -23,6 +23,7 @@ import { apiKeyCallsMigration } from './migrations/0019-api-key-calls';
 import { translationsMigration } from './migrations/0020-translations';
 import { publicStatsMigration } from './migrations/0021-public-stats';
 import { botTextDefaultsMigration } from './migrations/0022-bot-text-defaults';
+import { serverStatsMigration } from './migrations/0023-server-stats';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -48,6 +49,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0020-translations': translationsMigration,
   '0021-public-stats': publicStatsMigration,
   '0022-bot-text-defaults': botTextDefaultsMigration,
+  '0023-server-stats': serverStatsMigration,
 };
 
 /**

@@ -157,6 +157,8 @@ export interface TicketsTable {
   search_key: number | null;
   /** The newest message that is not deleted (migration 0008). */
   last_message_id: string | null;
+  /** When staff first answered in the ticket (migration 0023). */
+  answered_at: string | null;
 }
 
 export interface TicketMembersTable {
@@ -216,6 +218,40 @@ export interface CountersTable {
   value: number;
 }
 
+/** A server's statistics kept as counters (migration 0023). */
+export interface ServerTotalsTable {
+  server_id: string;
+  tickets: number;
+  open_tickets: number;
+  messages: number;
+}
+
+export interface ServerDailyStatsTable {
+  server_id: string;
+  /** A UTC day, YYYY-MM-DD. */
+  day: string;
+  tickets: number;
+  messages: number;
+  /** First staff answers to the tickets opened that day, and the milliseconds they took in all. */
+  responses: number;
+  response_ms: number;
+}
+
+export interface ServerSubjectDailyTable {
+  server_id: string;
+  subject_id: string;
+  day: string;
+  tickets: number;
+}
+
+export interface ServerSupporterDailyTable {
+  server_id: string;
+  author_id: string;
+  day: string;
+  /** Tickets in which this staff member first answered that day. */
+  tickets: number;
+}
+
 export interface FilesTable {
   id: string;
   server_id: string;
@@ -259,6 +295,10 @@ export interface DB {
   search_bases: SearchBasesTable;
   server_changes: ServerChangesTable;
   counters: CountersTable;
+  server_totals: ServerTotalsTable;
+  server_daily_stats: ServerDailyStatsTable;
+  server_subject_daily: ServerSubjectDailyTable;
+  server_supporter_daily: ServerSupporterDailyTable;
   files: FilesTable;
   ticket_jobs: TicketJobsTable;
   platform_events: PlatformEventsTable;

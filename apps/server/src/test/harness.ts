@@ -6,6 +6,9 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type BuiltApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database, type Engine } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
+
+type MigrationName = NonNullable<Parameters<typeof migrateToLatest>[2]>;
 
 export const ADMIN_KEY = 'test-operator-key-0123456789';
 export const REDIRECT_URI = 'http://localhost:3000/callback';
@@ -16,9 +19,18 @@ export const STRIPE_WEBHOOK_SECRET = 'whsec_dashboard_tests_0123456789abcdef';
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export const engines: Engine[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
-/** A fresh, migrated database: in-memory SQLite, or a new PostgreSQL schema dropped afterwards. */
-export async function freshDatabase(engine: Engine): Promise<Database> {
-  if (engine === 'sqlite') return openDatabase('sqlite://:memory:');
+/**
+ * A fresh, migrated database: in-memory SQLite, or a new PostgreSQL schema dropped afterwards.
+ * `upTo` stops after that migration, as an installation that has not upgraded yet.
+ */
+export async function freshDatabase(engine: Engine, upTo?: MigrationName): Promise<Database> {
+  const open = async (url: string, schema?: string) => {
+    if (!upTo) return openDatabase(url, { schema });
+    const database = await openDatabase(url, { schema, migrate: false });
+    await migrateToLatest(database.db, engine, upTo, schema);
+    return database;
+  };
+  if (engine === 'sqlite') return open('sqlite://:memory:');
   const url = process.env.TEST_DATABASE_URL!;
   const dropSchema = async (schema: string) => {
     const client = new pg.Client({ connectionString: url });
@@ -30,7 +42,7 @@ export async function freshDatabase(engine: Engine): Promise<Database> {
   let database: Database;
   for (let attempt = 1; ; attempt++) {
     try {
-      database = await openDatabase(url, { schema });
+      database = await open(url, schema);
       break;
     } catch (error) {
       // The migrator's introspection reads every schema of the database, and fails when another

@@ -1,8 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { engines } from '../../test/harness';
-import { fromJson, openDatabase, toJson, type Database, type Engine } from '../database';
+import { engines, freshDatabase } from '../../test/harness';
+import { fromJson, toJson } from '../database';
 import { migrateToLatest } from '../migrate';
 
 const AT = '2026-01-01T00:00:00.000Z';
@@ -27,32 +25,9 @@ const madeBefore = (name: string) => ({
   },
 });
 
-/** A database migrated up to 0021, before this migration; a fresh PostgreSQL schema when asked. */
-async function databaseBefore(engine: Engine): Promise<Database> {
-  if (engine === 'sqlite') {
-    const database = await openDatabase('sqlite://:memory:', { migrate: false });
-    await migrateToLatest(database.db, 'sqlite', '0021-public-stats');
-    return database;
-  }
-  const url = process.env.TEST_DATABASE_URL!;
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  const database = await openDatabase(url, { schema, migrate: false });
-  await migrateToLatest(database.db, 'postgres', '0021-public-stats', schema);
-  return {
-    ...database,
-    async destroy() {
-      await database.destroy();
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    },
-  };
-}
-
 describe.each(engines)('upgrading subjects made with English defaults (migration 0022) on %s', (engine) => {
   it("empties the texts still as they were given, so that the bot writes them in the ticket's language, and keeps what admins wrote", async () => {
-    const database = await databaseBefore(engine);
+    const database = await freshDatabase(engine, '0021-public-stats');
     const { db } = database;
     try {
       await db.insertInto('servers').values({ id: '1', name: 'Pixel Forge', icon: null, owner_id: null, active: 1, plan: 'free', created_at: AT, updated_at: AT }).execute();

@@ -449,28 +449,6 @@ export async function subjectCounts(db: Db, subjectId: string) {
   return { total: Number(row.total), active: Number(row.active ?? 0) };
 }
 
-// --- Installation-wide counters (migration 0021) ------------------------------------------------
-
-export type CounterName = 'tickets' | 'messages' | 'open_tickets';
-
-/** Moves the counters by these amounts; called in the transaction of the write being counted. */
-export async function bumpCounters(db: Db, deltas: Partial<Record<CounterName, number>>): Promise<void> {
-  for (const [name, delta] of Object.entries(deltas)) {
-    if (!delta) continue;
-    await db
-      .insertInto('counters')
-      .values({ name, value: delta })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ value: sql`counters.value + ${delta}` }))
-      .execute();
-  }
-}
-
-export async function readCounters(db: Db): Promise<Record<CounterName, number>> {
-  const rows = await db.selectFrom('counters').select(['name', 'value']).execute();
-  const value = (name: CounterName) => Math.max(0, Number(rows.find((r) => r.name === name)?.value ?? 0));
-  return { tickets: value('tickets'), messages: value('messages'), open_tickets: value('open_tickets') };
-}
-
 /** Servers the bot is in: one row per server, far fewer than tickets. */
 export async function countActiveServers(db: Db): Promise<number> {
   const row = await db.selectFrom('servers').select((eb) => eb.fn.countAll<number>().as('n')).where('active', '=', 1).executeTakeFirstOrThrow();

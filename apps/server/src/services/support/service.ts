@@ -31,6 +31,7 @@ import type { Caller } from '../../http/route';
 import type { PlatformClient } from '../../platform/discord';
 import type { FilesService } from '../files';
 import * as repo from './repository';
+import * as counters from './stats-repository';
 import { highlight, searchTerms } from './search-text';
 import { eventMessage, eventTicket, NO_TICKET_EVENTS, type TicketEvents } from './ticket-events';
 
@@ -284,9 +285,10 @@ export class SupportService {
             close_force: null,
             last_message_id: null,
             search_key: null,
+            answered_at: null,
           };
           await repo.insertTicket(trx, ticket);
-          await repo.bumpCounters(trx, { tickets: 1, open_tickets: 1 });
+          await counters.countTicketOpened(trx, ticket);
           await this.events.emit(trx, serverId, 'ticket.opened', { ticket: eventTicket({ ...ticket, deleted: 0 }) });
           await repo.addMember(trx, ticketId, request.authorId);
           await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: request.ticketName });
@@ -317,6 +319,7 @@ export class SupportService {
         const subject = await trx.selectFrom('subjects').select('id').where('server_id', '=', serverId).where('id', '=', update.subjectId).where('deleted', '=', 0).executeTakeFirst();
         if (!subject) throw new BadRequestError(`No subject ${update.subjectId} in this server`, 'body.subjectId');
         fields.subject_id = update.subjectId;
+        await counters.countSubjectChange(trx, row, update.subjectId);
       }
       if (update.authorId !== undefined) {
         fields.author_id = update.authorId;
@@ -339,11 +342,11 @@ export class SupportService {
         // Only one close wins, even when two arrive at once; what was scheduled for the ticket
         // (a delayed close) goes with it, in the same transaction.
         if (!(await repo.closeTicket(trx, ticketId, fields))) throw new ConflictError('The ticket is already closed');
-        await repo.bumpCounters(trx, { open_tickets: -1 });
+        await counters.countOpenChange(trx, serverId, -1);
         await trx.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).execute();
       } else {
         await repo.updateTicket(trx, ticketId, fields);
-        if (update.closure === null && row.state === 'Closed') await repo.bumpCounters(trx, { open_tickets: 1 });
+        if (update.closure === null && row.state === 'Closed') await counters.countOpenChange(trx, serverId, 1);
       }
       const after = eventTicket({ ...row, ...fields });
       if (update.assigneeId && update.assigneeId !== row.assignee_id) await this.events.emit(trx, serverId, 'ticket.claimed', { ticket: after });
@@ -361,8 +364,8 @@ export class SupportService {
       if (!row) throw new NotFoundError(`No ticket ${ticketId} in this server`);
       await this.events.emit(trx, serverId, 'ticket.deleted', { ticket: eventTicket(row) });
       await this.files.deleteTicketFiles(serverId, ticketId, trx);
+      await counters.countTicketDeleted(trx, row);
       await repo.deleteTicket(trx, this.engine, ticketId);
-      if (row.state !== 'Closed') await repo.bumpCounters(trx, { open_tickets: -1 });
     });
     await this.files.purgeDeleted();
   }
@@ -419,8 +422,8 @@ export class SupportService {
         deleted_at: null,
         created_at: at,
       };
+      await counters.countMessage(trx, row, message);
       await repo.insertMessage(trx, message);
-      await repo.bumpCounters(trx, { messages: 1 });
       await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
       const ticket = { ...row, state: stateAfterMessage(row.state as TicketState, request.messageType), last_activity_at: at, last_message_id: id };
       await repo.updateTicket(trx, ticketId, { state: ticket.state, last_activity_at: at, last_message_id: id });
