@@ -5,7 +5,6 @@ import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { apiManifest } from './plugins/api-manifest.ts';
 import { appShellScrollLockClassNames, codeSplitting } from './plugins/chunks.ts';
 import { directMantineImports } from './plugins/direct-imports.ts';
-import { libraryBuilds } from './plugins/library-builds.ts';
 import { localeParts } from './plugins/locale-parts.ts';
 import { plans } from './plugins/plans.ts';
 import { uiLanguages } from './plugins/ui-languages.ts';
@@ -25,7 +24,6 @@ export default defineConfig({
     localeParts(),
     appShellScrollLockClassNames(),
     directMantineImports(),
-    libraryBuilds(),
     // Brotli and gzip copies of every text asset beside it, served as they are by the API's static
     // files (`preCompressed`): a slow connection downloads the first screen compressed, and nothing
     // is compressed again per request.

@@ -108,11 +108,7 @@ export class DemoSubscriptions {
   /** The server's subscriptions: attached to it now, or bought for it and moved or detached since. */
   private async rowsOf(serverId: string): Promise<repo.SubscriptionRow[]> {
     const attached = await repo.listByServer(this.db, serverId);
-    const boughtHere = await this.db
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where('id', 'in', this.db.selectFrom('checkout_sessions').select('subscription_id').where('server_id', '=', serverId).where('subscription_id', 'is not', null).$narrowType<{ subscription_id: string }>())
-      .execute();
+    const boughtHere = await repo.listBoughtOnServer(this.db, serverId);
     const ids = new Set(attached.map((r) => r.id));
     return [...attached, ...boughtHere.filter((r) => !ids.has(r.id))];
   }
@@ -132,7 +128,7 @@ export class DemoSubscriptions {
 
   private async refresh(row: repo.SubscriptionRow): Promise<Omit<DemoAction, 'serverId'>> {
     if (await this.known(row)) return { action: 'kept', subscriptionId: row.id };
-    const origin = (await this.db.selectFrom('checkout_sessions').select('server_id').where('subscription_id', '=', row.id).orderBy('created_at').executeTakeFirst())?.server_id ?? row.server_id;
+    const origin = (await repo.firstCheckoutServer(this.db, row.id)) ?? row.server_id;
     if (row.cancel_at_period_end === 1 || !origin) {
       await this.payments.inPlanTransaction(async (trx) => {
         await repo.updateSubscription(trx, row.id, { state: 'canceled' });
@@ -144,10 +140,7 @@ export class DemoSubscriptions {
     const id = await this.buy({ serverId: origin, buyerId: row.user_id, planType: row.plan_type as PaidPlanType, interval: row.plan_interval as BillingInterval, provider: row.provider as PaymentProvider });
     await this.payments.inPlanTransaction(async (trx) => {
       await repo.updateSubscription(trx, id, { server_id: row.server_id, last_transferred: row.last_transferred, applied: 0 });
-      await trx.deleteFrom('receipts').where('subscription_id', '=', row.id).execute();
-      await trx.deleteFrom('checkout_sessions').where('subscription_id', '=', row.id).execute();
-      await trx.deleteFrom('plan_changes').where('subscription_id', '=', row.id).execute();
-      await trx.deleteFrom('subscriptions').where('id', '=', row.id).execute();
+      await repo.deleteSubscriptionAndHistory(trx, row.id);
       await applyPlan(trx, origin);
       if (row.server_id && row.server_id !== origin) await applyPlan(trx, row.server_id);
     });

@@ -305,8 +305,7 @@ export class PaypalPayments {
   }
 
   async handle(event: PaypalEvent): Promise<void> {
-    const seen = await this.db.selectFrom('payment_events').select('event_id').where('provider', '=', 'paypal').where('event_id', '=', event.id).executeTakeFirst();
-    if (seen) return;
+    if (await repo.isEventRecorded(this.db, 'paypal', event.id)) return;
     try {
       await this.apply(event);
     } catch (error) {
@@ -391,14 +390,7 @@ export class PaypalPayments {
 
   /** Ends the PayPal subscriptions cancelled for the end of a period that is over; run now and then, and at start-up. */
   async endLapsed(at: Date = new Date()): Promise<number> {
-    const lapsed = await this.db
-      .selectFrom('subscriptions')
-      .selectAll()
-      .where('provider', '=', 'paypal')
-      .where('state', '=', 'active')
-      .where('cancel_at_period_end', '=', 1)
-      .where('current_period_end', '<=', toTimestamp(at))
-      .execute();
+    const lapsed = await repo.listLapsedPaypal(this.db, toTimestamp(at));
     for (const row of lapsed) {
       await this.inPlanTransaction(async (trx) => {
         await repo.updateSubscription(trx, row.id, { state: 'canceled' });

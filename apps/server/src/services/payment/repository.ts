@@ -50,6 +50,35 @@ export async function listApplied(db: Db, serverIds: string[]): Promise<Subscrip
   return db.selectFrom('subscriptions').selectAll().where('server_id', 'in', serverIds).where('applied', '=', 1).orderBy('server_id').execute();
 }
 
+/** The subscriptions bought through a checkout on the server, wherever they are now. */
+export async function listBoughtOnServer(db: Db, serverId: string): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('id', 'in', db.selectFrom('checkout_sessions').select('subscription_id').where('server_id', '=', serverId).where('subscription_id', 'is not', null).$narrowType<{ subscription_id: string }>())
+    .execute();
+}
+
+/** PayPal subscriptions cancelled for the end of a period that ended by `at`, still active. */
+export async function listLapsedPaypal(db: Db, at: string): Promise<SubscriptionRow[]> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('provider', '=', 'paypal')
+    .where('state', '=', 'active')
+    .where('cancel_at_period_end', '=', 1)
+    .where('current_period_end', '<=', at)
+    .execute();
+}
+
+/** The subscription goes with its receipts, checkout sessions and plan changes. */
+export async function deleteSubscriptionAndHistory(db: Db, subscriptionId: string): Promise<void> {
+  await db.deleteFrom('receipts').where('subscription_id', '=', subscriptionId).execute();
+  await db.deleteFrom('checkout_sessions').where('subscription_id', '=', subscriptionId).execute();
+  await db.deleteFrom('plan_changes').where('subscription_id', '=', subscriptionId).execute();
+  await db.deleteFrom('subscriptions').where('id', '=', subscriptionId).execute();
+}
+
 // --- Checkout sessions ------------------------------------------------------------------------
 
 export async function insertCheckoutSession(db: Db, row: Omit<CheckoutSessionRow, 'created_at' | 'updated_at' | 'subscription_id'>): Promise<void> {
@@ -61,6 +90,11 @@ export async function findCheckoutSession(db: Db, provider: string, sessionId: s
   let query = db.selectFrom('checkout_sessions').selectAll().where('provider', '=', provider).where('session_id', '=', sessionId);
   if (lock && supportsRowLocks(db)) query = query.forUpdate();
   return query.executeTakeFirst();
+}
+
+/** The server of the subscription's first checkout. */
+export async function firstCheckoutServer(db: Db, subscriptionId: string): Promise<string | undefined> {
+  return (await db.selectFrom('checkout_sessions').select('server_id').where('subscription_id', '=', subscriptionId).orderBy('created_at').executeTakeFirst())?.server_id;
 }
 
 export async function updateCheckoutSession(db: Db, provider: string, sessionId: string, fields: { status: string; subscription_id?: string | null }): Promise<void> {
@@ -159,6 +193,12 @@ export async function replaceCatalogEntry(db: Db, provider: string, kind: Catalo
 
 // --- Provider events --------------------------------------------------------------------------
 
+/** Whether the provider's event was recorded (applied) before. */
+export async function isEventRecorded(db: Db, provider: string, eventId: string): Promise<boolean> {
+  const row = await db.selectFrom('payment_events').select('event_id').where('provider', '=', provider).where('event_id', '=', eventId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Records the event; false when it was recorded before (it is applied once). */
 export async function recordEvent(db: Db, provider: string, eventId: string, type: string): Promise<boolean> {
   const result = await db
@@ -227,7 +267,17 @@ export async function unrefundedPayments(db: Db, subscriptionId: string): Promis
   return receipts.filter((r) => r.kind === 'payment' && r.provider_charge_id && !refunded.has(r.provider_charge_id));
 }
 
-// --- Servers and their subjects ---------------------------------------------------------------
+// --- Servers, their buyers and their subjects ------------------------------------------------
+
+/** Whether the bot is in the server. */
+export async function isServerActive(db: Db, serverId: string): Promise<boolean> {
+  const row = await db.selectFrom('servers').select('active').where('id', '=', serverId).executeTakeFirst();
+  return row?.active === 1;
+}
+
+export async function findUserNames(db: Db, userId: string): Promise<{ username: string; global_name: string | null } | undefined> {
+  return db.selectFrom('users').select(['username', 'global_name']).where('id', '=', userId).executeTakeFirst();
+}
 
 export async function serverNames(db: Db, ids: string[]): Promise<Map<string, { name: string; icon: string | null }>> {
   if (ids.length === 0) return new Map();

@@ -176,7 +176,7 @@ export class PaymentService {
   async receiptPdf(caller: Caller | null, number: number): Promise<{ fileName: string; pdf: Buffer }> {
     const receipt = (await this.myReceipts(caller)).find((r) => r.number === number);
     if (!receipt) throw new NotFoundError(`You have no receipt ${number}`);
-    const user = await this.db.selectFrom('users').select(['username', 'global_name']).where('id', '=', receipt.userId).executeTakeFirst();
+    const user = await repo.findUserNames(this.db, receipt.userId);
     return { fileName: `receipt-${number}.pdf`, pdf: await renderReceiptPdf(receipt, user?.global_name ?? user?.username ?? receipt.userId) };
   }
 
@@ -189,8 +189,7 @@ export class PaymentService {
   async createCheckout(caller: Caller | null, serverId: string, queryProvider: PaymentProvider | undefined, request: CreateSessionRequest): Promise<SessionResponse> {
     const userId = buyerOf(caller);
     if (queryProvider && queryProvider !== request.provider) throw new BadRequestError('The provider in the query must be the one in the body', 'querystring.provider');
-    const server = await this.db.selectFrom('servers').select(['id', 'active']).where('id', '=', serverId).executeTakeFirst();
-    if (!server || server.active !== 1) throw new NotFoundError('The bot is not in this server');
+    if (!(await repo.isServerActive(this.db, serverId))) throw new NotFoundError('The bot is not in this server');
     if (request.provider === 'paypal') return this.paypal.createCheckout(userId, serverId, request);
     if (!this.config.payment.stripe.secretKey) throw new UpstreamError('Card payments are not configured on this server (STRIPE_SECRET_KEY)');
 

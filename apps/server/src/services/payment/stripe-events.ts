@@ -31,8 +31,7 @@ export class StripeEvents {
   }
 
   async handle(event: Stripe.Event): Promise<void> {
-    const seen = await this.db.selectFrom('payment_events').select('event_id').where('provider', '=', 'stripe').where('event_id', '=', event.id).executeTakeFirst();
-    if (seen) return;
+    if (await repo.isEventRecorded(this.db, 'stripe', event.id)) return;
     try {
       await this.apply(event);
     } catch (error) {

@@ -83,8 +83,7 @@ export class SubscriptionActions {
     const row = await this.own(caller, subscriptionId);
     await assertServerAccess(caller, serverId, 'staff', false, this.resolver);
     if (row.state === 'canceled') throw new ConflictError('A cancelled subscription cannot be moved');
-    const server = await this.db.selectFrom('servers').select('active').where('id', '=', serverId).executeTakeFirst();
-    if (!server || server.active !== 1) throw new NotFoundError('The bot is not in this server');
+    if (!(await repo.isServerActive(this.db, serverId))) throw new NotFoundError('The bot is not in this server');
     if (row.server_id === serverId) return this.answer(row.id);
     await this.payments.inPlanTransaction(async (trx) => {
       const locked = (await repo.findSubscription(trx, row.id, true))!;

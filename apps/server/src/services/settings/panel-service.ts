@@ -7,7 +7,8 @@ import { AppError, BadRequestError, NotFoundError } from '../../http/errors';
 import type { Caller } from '../../http/route';
 import { PlatformRefusal, type PlatformClient } from '../../platform/discord';
 import { GuildAccess } from '../../platform/guild-access';
-import { insertAudit } from './repository';
+import * as panels from './panel-repository';
+import { insertAudit, liveSubjectIds } from './repository';
 import { toPlatformMessage, type PanelShape } from './panel-message';
 
 type Stored = Pick<PanelInput, 'subjects' | 'message'>;
@@ -50,13 +51,13 @@ export class PanelService {
   }
 
   private async row(serverId: string, id: string): Promise<PanelsTable> {
-    const row = await this.db.selectFrom('panels').selectAll().where('server_id', '=', serverId).where('id', '=', id).executeTakeFirst();
+    const row = await panels.findPanel(this.db, serverId, id);
     if (!row) throw new NotFoundError(`No panel ${id} in this server`);
     return row;
   }
 
   async list(serverId: string): Promise<Panel[]> {
-    const rows = await this.db.selectFrom('panels').selectAll().where('server_id', '=', serverId).orderBy('created_at').execute();
+    const rows = await panels.listPanels(this.db, serverId);
     return rows.map((r) => this.toPanel(r));
   }
 
@@ -68,8 +69,7 @@ export class PanelService {
   private async check(serverId: string, input: PanelInput): Promise<void> {
     const ids = [...new Set(input.subjects.flatMap((s) => (s.subjectId ? [s.subjectId] : [])))];
     if (ids.length > 0) {
-      const live = await this.db.selectFrom('subjects').select('id').where('server_id', '=', serverId).where('deleted', '=', 0).where('id', 'in', ids).execute();
-      const known = new Set(live.map((r) => r.id));
+      const known = new Set(await liveSubjectIds(this.db, serverId, ids));
       const index = input.subjects.findIndex((s) => s.subjectId && !known.has(s.subjectId));
       if (index !== -1) {
         const what = input.type === 'BUTTON' ? 'Button' : 'Option';
@@ -131,22 +131,19 @@ export class PanelService {
     const sent = input.draft ? null : await this.post('create', serverId, id, input, input.channelId!);
     const at = now();
     try {
-      await this.db
-        .insertInto('panels')
-        .values({
-          id,
-          server_id: serverId,
-          type: input.type,
-          name: input.name,
-          draft: toFlag(input.draft),
-          channel_id: input.channelId,
-          message_id: sent?.id ?? null,
-          content: toJson({ subjects: input.subjects, message: input.message }),
-          last_sent: sent ? at : null,
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
+      await panels.insertPanel(this.db, {
+        id,
+        server_id: serverId,
+        type: input.type,
+        name: input.name,
+        draft: toFlag(input.draft),
+        channel_id: input.channelId,
+        message_id: sent?.id ?? null,
+        content: toJson({ subjects: input.subjects, message: input.message }),
+        last_sent: sent ? at : null,
+        created_at: at,
+        updated_at: at,
+      });
     } catch (error) {
       // Nothing half-done: a message without its panel would open tickets nobody can manage.
       if (sent) await this.unpost('delete', serverId, input.channelId, sent.id).catch(() => undefined);
@@ -186,20 +183,16 @@ export class PanelService {
     } else {
       channelId = input.channelId ?? row.channel_id;
     }
-    await this.db
-      .updateTable('panels')
-      .set({
-        type: input.type,
-        name: input.name,
-        draft: toFlag(input.draft),
-        channel_id: channelId,
-        message_id: messageId,
-        content: toJson({ subjects: input.subjects, message: input.message }),
-        last_sent: lastSent,
-        updated_at: now(),
-      })
-      .where('id', '=', id)
-      .execute();
+    await panels.updatePanel(this.db, id, {
+      type: input.type,
+      name: input.name,
+      draft: toFlag(input.draft),
+      channel_id: channelId,
+      message_id: messageId,
+      content: toJson({ subjects: input.subjects, message: input.message }),
+      last_sent: lastSent,
+      updated_at: now(),
+    });
     const panel = await this.get(serverId, id);
     await this.audit(caller, serverId, 'panel.update', before, panel);
     return panel;
@@ -212,7 +205,7 @@ export class PanelService {
     }
     const sent = await this.post('resend', serverId, id, panel, panel.integrationDetails.channelId);
     await this.unpost('resend', serverId, panel.integrationDetails.channelId, panel.integrationDetails.messageId);
-    await this.db.updateTable('panels').set({ message_id: sent.id, last_sent: now(), updated_at: now() }).where('id', '=', id).execute();
+    await panels.updatePanel(this.db, id, { message_id: sent.id, last_sent: now(), updated_at: now() });
     await this.audit(caller, serverId, 'panel.resend', null, { messageId: sent.id });
     return this.get(serverId, id);
   }
@@ -220,7 +213,7 @@ export class PanelService {
   async delete(caller: Caller | null, serverId: string, id: string): Promise<void> {
     const row = await this.row(serverId, id);
     await this.unpost('delete', serverId, row.channel_id, row.message_id);
-    await this.db.deleteFrom('panels').where('id', '=', id).execute();
+    await panels.deletePanel(this.db, id);
     await this.audit(caller, serverId, 'panel.delete', this.toPanel(row), null);
   }
 }

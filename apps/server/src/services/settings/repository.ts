@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { fromFlag, now, supportsRowLocks, toJson } from '../../db/database';
+import { fromFlag, fromJson, now, supportsRowLocks, toJson } from '../../db/database';
 import type { DB, SubjectsTable } from '../../db/schema';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -59,6 +59,20 @@ export async function setPositions(db: Db, ordered: string[]): Promise<void> {
   }
 }
 
+/** Whether a live subject of the server other than `exceptId` already has that name key. */
+export async function liveSubjectNamed(db: Db, serverId: string, nameKey: string, exceptId: string | null): Promise<boolean> {
+  let query = db.selectFrom('subjects').select('id').where('server_id', '=', serverId).where('deleted', '=', 0).where('name_key', '=', nameKey);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/** Those of `ids` that are live subjects of the server. */
+export async function liveSubjectIds(db: Db, serverId: string, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('subjects').select('id').where('server_id', '=', serverId).where('deleted', '=', 0).where('id', 'in', ids).execute();
+  return rows.map((r) => r.id);
+}
+
 // --- Server settings ------------------------------------------------------------------------
 
 export async function findServerSettings(db: Db, serverId: string, lock = false) {
@@ -96,6 +110,18 @@ export async function updateServerSettings(db: Db, serverId: string, settings: {
     .set({ language: settings.language, public_stats: settings.publicStats ? 1 : 0, updated_at: now() })
     .where('server_id', '=', serverId)
     .execute();
+}
+
+/** Whether the bot is in the server. */
+export async function isServerActive(db: Db, serverId: string): Promise<boolean> {
+  const row = await db.selectFrom('servers').select('active').where('id', '=', serverId).executeTakeFirst();
+  return row?.active === 1;
+}
+
+/** The platform role ids the member holds in the server, as last recorded. */
+export async function memberRoleIds(db: Db, userId: string, serverId: string): Promise<string[]> {
+  const row = await db.selectFrom('memberships').select('role_ids').where('user_id', '=', userId).where('server_id', '=', serverId).executeTakeFirst();
+  return fromJson<string[]>(row?.role_ids ?? '[]');
 }
 
 export async function serverPlan(db: Db, serverId: string): Promise<string> {
@@ -150,6 +176,12 @@ export async function updateTemplate(db: Db, templateId: string, fields: { posit
     .set({ position: fields.position, question: toJson(fields.question), updated_at: now() })
     .where('id', '=', templateId)
     .execute();
+}
+
+export async function setTemplatePositions(db: Db, ordered: string[]): Promise<void> {
+  for (const [position, id] of ordered.entries()) {
+    await db.updateTable('templates').set({ position }).where('id', '=', id).execute();
+  }
 }
 
 export async function deleteTemplate(db: Db, templateId: string): Promise<void> {

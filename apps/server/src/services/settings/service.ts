@@ -203,8 +203,7 @@ export class SettingsService {
   }
 
   private async requireActiveServer(db: Db, serverId: string): Promise<void> {
-    const server = await db.selectFrom('servers').select('active').where('id', '=', serverId).executeTakeFirst();
-    if (!server || server.active !== 1) throw new NotFoundError('The bot is not in this server');
+    if (!(await repo.isServerActive(db, serverId))) throw new NotFoundError('The bot is not in this server');
   }
 
   // --- Subjects -----------------------------------------------------------------------------
@@ -236,13 +235,7 @@ export class SettingsService {
   async mySubjects(caller: Caller | null, serverId: string, role: string | null): Promise<SubjectShort[]> {
     const live = (await this.listSubjects(serverId)).filter((s) => s.active);
     if (caller?.kind !== 'user' || role === 'Owner' || role === 'Admin') return live.map(shortOf);
-    const membership = await this.db
-      .selectFrom('memberships')
-      .select('role_ids')
-      .where('user_id', '=', caller.userId)
-      .where('server_id', '=', serverId)
-      .executeTakeFirst();
-    const held = new Set(fromJson<string[]>(membership?.role_ids ?? '[]'));
+    const held = new Set(await repo.memberRoleIds(this.db, caller.userId, serverId));
     return live.filter((s) => s.staffRoles.value.some((r) => held.has(r))).map(shortOf);
   }
 
@@ -282,9 +275,7 @@ export class SettingsService {
   }
 
   private async assertNameFree(db: Db, serverId: string, name: string, exceptId: string | null): Promise<void> {
-    let query = db.selectFrom('subjects').select('id').where('server_id', '=', serverId).where('deleted', '=', 0).where('name_key', '=', name.toLowerCase());
-    if (exceptId) query = query.where('id', '!=', exceptId);
-    if (await query.executeTakeFirst()) throw new ConflictError(`A subject named "${name}" already exists in this server`, 'body.name');
+    if (await repo.liveSubjectNamed(db, serverId, name.toLowerCase(), exceptId)) throw new ConflictError(`A subject named "${name}" already exists in this server`, 'body.name');
   }
 
   async deleteSubject(caller: Caller | null, serverId: string, subjectId: string): Promise<void> {
@@ -510,9 +501,7 @@ export class SettingsService {
   private async placeTemplate(db: Db, serverId: string, subjectId: string, templateId: string, index: number): Promise<void> {
     const order = (await repo.listTemplates(db, serverId, subjectId)).map((t) => t.id).filter((id) => id !== templateId);
     order.splice(Math.min(index, order.length), 0, templateId);
-    for (const [position, id] of order.entries()) {
-      await db.updateTable('templates').set({ position }).where('id', '=', id).execute();
-    }
+    await repo.setTemplatePositions(db, order);
   }
 
   async createTemplate(caller: Caller | null, serverId: string, { template, subjectId }: CreateTemplateRequest): Promise<Template> {
@@ -558,7 +547,7 @@ export class SettingsService {
       if (!row) throw new NotFoundError(`No form question ${templateId} in this server`);
       await repo.deleteTemplate(trx, templateId);
       const rest = (await repo.listTemplates(trx, serverId, row.subject_id)).map((t) => t.id);
-      for (const [position, id] of rest.entries()) await trx.updateTable('templates').set({ position }).where('id', '=', id).execute();
+      await repo.setTemplatePositions(trx, rest);
       await this.audit(trx, caller, serverId, row.subject_id, 'template.delete', null, fromJson(row.question), null);
     });
   }

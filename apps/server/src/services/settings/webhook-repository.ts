@@ -13,6 +13,18 @@ export const WEBHOOK_PLANS = Object.values(PLANS)
   .filter((plan) => plan.features.webhooks)
   .map((plan) => plan.type as string);
 
+// --- Servers ------------------------------------------------------------------------------------
+
+/** Whether the bot is in the server, and the server's plan; undefined for a server the dashboard does not know. */
+export async function findServerPlan(db: Db, serverId: string): Promise<{ active: number; plan: string } | undefined> {
+  return db.selectFrom('servers').select(['active', 'plan']).where('id', '=', serverId).executeTakeFirst();
+}
+
+/** Holds the server's row until the transaction ends (PostgreSQL), so writes counted against its limits happen one at a time. */
+export async function lockServer(db: Db, serverId: string): Promise<void> {
+  await db.selectFrom('servers').select('id').where('id', '=', serverId).$call((q) => (supportsRowLocks(db) ? q.forUpdate() : q)).execute();
+}
+
 // --- Endpoints ----------------------------------------------------------------------------------
 
 export async function listEndpoints(db: Db, serverId: string): Promise<EndpointRow[]> {

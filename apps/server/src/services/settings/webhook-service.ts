@@ -18,7 +18,7 @@ import {
 } from '@ticket/contracts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
-import { fromFlag, fromJson, now, supportsRowLocks, toFlag, toJson } from '../../db/database';
+import { fromFlag, fromJson, now, toFlag, toJson } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { BadRequestError, ConflictError, LimitReachedError, NotFoundError } from '../../http/errors';
 import { randomToken, seal } from '../../platform/crypto';
@@ -91,7 +91,7 @@ export class WebhookService {
   ) {}
 
   private async requireWebhooks(serverId: string): Promise<void> {
-    const server = await this.db.selectFrom('servers').select(['active', 'plan']).where('id', '=', serverId).executeTakeFirst();
+    const server = await repo.findServerPlan(this.db, serverId);
     if (!server || server.active !== 1) throw new NotFoundError('The bot is not in this server');
     const plan = (server.plan in PLANS ? server.plan : 'free') as PlanType;
     if (!PLANS[plan].features.webhooks) throw new LimitReachedError(`Webhooks are part of the ${WEBHOOKS_PLAN} plan; this server is on the ${planName(plan)} plan`);
@@ -144,7 +144,7 @@ export class WebhookService {
     };
     await this.db.transaction().execute(async (trx) => {
       // Counted and written together, so two at once cannot both pass the limit (SQLite writes one at a time; the lock does on PostgreSQL).
-      await trx.selectFrom('servers').select('id').where('id', '=', serverId).$call((q) => (supportsRowLocks(trx) ? q.forUpdate() : q)).execute();
+      await repo.lockServer(trx, serverId);
       if ((await repo.countEndpoints(trx, serverId)) >= WEBHOOK_POLICY.endpointsPerServer) {
         throw new ConflictError(`A server can have up to ${WEBHOOK_POLICY.endpointsPerServer} webhook endpoints; delete one to add another`);
       }
