@@ -41,7 +41,11 @@ import { supportRoutes } from './services/support/routes';
 import { SupportService } from './services/support/service';
 import { TicketStats } from './services/support/stats';
 import { InteractionService } from './services/support/interactions';
-import { TicketDesk } from './services/support/ticket-desk';
+import { PlatformNotices } from './services/support/platform-notices';
+import { TicketClosing } from './services/support/ticket-closing';
+import { TicketHandling } from './services/support/ticket-handling';
+import { TicketJobs } from './services/support/ticket-jobs';
+import { TicketOpening } from './services/support/ticket-opening';
 import { PlatformEvents } from './services/support/platform-events';
 import { BotWords } from './i18n/bot-words';
 import { createChangeNotices } from './services/deployment/change-notices';
@@ -111,7 +115,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Ticket and message changes queue their webhook deliveries in their own transactions.
   const support = new SupportService(database.db, database.engine, platform, files, new WebhookOutbox());
   const botWords = new BotWords();
-  const desk = new TicketDesk(database.db, settings, support, platform, guilds, config, botWords);
+  const notices = new PlatformNotices(database.db, settings, platform, config, botWords);
+  const ticketOpening = new TicketOpening(database.db, settings, support, platform, guilds, config, notices);
+  const ticketClosing = new TicketClosing(database.db, support, platform, guilds, botWords, notices);
+  const ticketJobs = new TicketJobs(database.db, config, notices, ticketClosing);
+  const ticketHandling = new TicketHandling(database.db, support, platform, notices, ticketJobs);
   const serverData = new ServerDataService(database.db, platform, resolver);
   const stripe = createStripe(config.payment.stripe);
   const paypal = new PaypalClient(config.payment.paypal);
@@ -129,10 +137,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     support,
     stats: new TicketStats(database.db, platform),
     files,
-    interactions: new InteractionService(desk, botWords),
+    interactions: new InteractionService(notices, ticketOpening, ticketHandling, ticketClosing, botWords),
     botWords,
-    desk,
-    events: new PlatformEvents(database.db, desk, {
+    ticketOpening,
+    ticketHandling,
+    ticketClosing,
+    ticketJobs,
+    events: new PlatformEvents(database.db, ticketJobs, {
       botAdded: (serverId) => serverData.botAdded(serverId),
       botRemoved: (serverId) => serverData.botRemoved(serverId),
       channelsChanged: (serverId) => serverData.channelsChanged(serverId),

@@ -54,7 +54,7 @@ describe('server service boundaries', () => {
   it("a service may import another through its index.ts, and its own files; the composition points anything", async () => {
     expect(await boundaryErrors(service, "export { staffSubjectsByServer, type SettingsService } from '../settings';\n")).toEqual([]);
     expect(await boundaryErrors(service, "export type { FilesService } from '../files/index';\n")).toEqual([]);
-    expect(await boundaryErrors(service, "export { TicketDesk } from './ticket-desk';\n")).toEqual([]);
+    expect(await boundaryErrors(service, "export { TicketOpening } from './ticket-opening';\n")).toEqual([]);
     const anything = "export type { SettingsService } from './settings/service';\n";
     expect(await boundaryErrors('apps/server/src/services/context.ts', anything)).toEqual([]);
     expect(await boundaryErrors('apps/server/src/app.ts', anything.replace('./settings', './services/settings'))).toEqual([]);

@@ -31,7 +31,7 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   if (sweep) sweepFiles();
   // Delayed closes and auto-close live in the database: what fell due while the process was down runs now.
   const runTickets = () =>
-    void Promise.all([built.services.desk.runDueJobs(), built.services.desk.sweepAutoClose()]).catch((error: unknown) =>
+    void Promise.all([built.services.ticketJobs.runDueJobs(), built.services.ticketJobs.sweepAutoClose()]).catch((error: unknown) =>
       built.app.log.warn({ err: error }, 'ticket automation failed'),
     );
   const automation = config.services.includes('support') ? setInterval(runTickets, config.ticketAutomationIntervalMs) : undefined;

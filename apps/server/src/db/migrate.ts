@@ -24,6 +24,7 @@ import { translationsMigration } from './migrations/0020-translations';
 import { publicStatsMigration } from './migrations/0021-public-stats';
 import { botTextDefaultsMigration } from './migrations/0022-bot-text-defaults';
 import { serverStatsMigration } from './migrations/0023-server-stats';
+import { ticketListColumnsMigration } from './migrations/0024-ticket-list-columns';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -50,6 +51,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0021-public-stats': publicStatsMigration,
   '0022-bot-text-defaults': botTextDefaultsMigration,
   '0023-server-stats': serverStatsMigration,
+  '0024-ticket-list-columns': ticketListColumnsMigration,
 };
 
 /**

@@ -159,12 +159,20 @@ export interface TicketsTable {
   last_message_id: string | null;
   /** When staff first answered in the ticket (migration 0023). */
   answered_at: string | null;
+  /** The newest message's author, time and first 200 characters, as lists show it (migration 0024). */
+  last_message_author: string | null;
+  last_message_at: string | null;
+  last_message_preview: string | null;
+  /** The staff who wrote in the ticket, comma-separated, in the order they first did (migration 0024). */
+  attendees: string | null;
 }
 
 export interface TicketMembersTable {
   ticket_id: string;
   user_id: string;
   added_at: string;
+  /** The ticket's last activity, for a member's own list across servers (migration 0024). */
+  last_activity_at: string | null;
 }
 
 export interface TicketMessagesTable {

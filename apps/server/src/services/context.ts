@@ -22,7 +22,10 @@ import type { WebhookService } from './settings/webhook-service';
 import type { SupportService } from './support/service';
 import type { TicketStats } from './support/stats';
 import type { InteractionService } from './support/interactions';
-import type { TicketDesk } from './support/ticket-desk';
+import type { TicketClosing } from './support/ticket-closing';
+import type { TicketHandling } from './support/ticket-handling';
+import type { TicketJobs } from './support/ticket-jobs';
+import type { TicketOpening } from './support/ticket-opening';
 import type { PlatformEvents } from './support/platform-events';
 import type { BotWords } from '../i18n/bot-words';
 
@@ -35,7 +38,11 @@ export interface Services {
   stats: TicketStats;
   files: FilesService;
   interactions: InteractionService;
-  desk: TicketDesk;
+  /** Tickets on the platform: opened, handled while open, closed, and closed by the automation. */
+  ticketOpening: TicketOpening;
+  ticketHandling: TicketHandling;
+  ticketClosing: TicketClosing;
+  ticketJobs: TicketJobs;
   events: PlatformEvents;
   /** The bot's texts on the platform; corrected `bot` translations are swapped in here. */
   botWords: BotWords;

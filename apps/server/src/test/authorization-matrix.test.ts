@@ -673,7 +673,7 @@ interface Hole {
  * Empty while every check holds. An entry reads, e.g.:
  *   { route: 'POST /api/support/servers/{serverId}/tickets', caller: 'key', check: "B's channel as the ticket id",
  *     reason: 'a caller-chosen ticketId became the channel id the bot later deletes' }
- * (that one, found in the committed code, is closed by TicketDesk.createTicket checking the channel.)
+ * (that one, found in the committed code, is closed by TicketOpening.createTicket checking the channel.)
  */
 const KNOWN_HOLES: Hole[] = [];
 

@@ -109,7 +109,7 @@ describe.each(engines)('a caller stays within their server, on %s', (engine) => 
     const log = await messagesIn(PIXEL.staffRoom);
     expect(log.map((m) => m.embeds[0]?.description)).toContain(`Ticket #${ticket.number} (ticket) was closed by <@${USERS.alice}>.\nReason: Refunded`);
     // The delayed close that was pending does not run later on a closed ticket.
-    expect(await ctx.built.services.desk.runDueJobs(new Date(Date.now() + 120_000))).toBe(0);
+    expect(await ctx.built.services.ticketJobs.runDueJobs(new Date(Date.now() + 120_000))).toBe(0);
     const again = await as(ADMIN_KEY, 'PUT', `${base}/tickets/${ticket.ticketId}`, { closure: { closedBy: USERS.alice, reason: null, force: true } });
     expect(again.statusCode).toBe(409);
     expect(again.json<ErrorBody>().message).toBe('The ticket is already closed');

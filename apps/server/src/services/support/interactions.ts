@@ -8,7 +8,10 @@ import {
 import type { DiscordInteraction, InteractionResponse } from '@ticket/contracts';
 import type { BotWords } from '../../i18n/bot-words';
 import { parsePanelCustomId } from '../settings';
-import { actorOf, reply, type TicketDesk } from './ticket-desk';
+import { actorOf, reply, type PlatformNotices } from './platform-notices';
+import type { TicketClosing } from './ticket-closing';
+import type { TicketHandling } from './ticket-handling';
+import type { TicketOpening } from './ticket-opening';
 import { parseFormCustomId, parseTicketCustomId } from './ticket-text';
 
 /** The answers of a submitted modal, by the id of each text input. */
@@ -25,11 +28,14 @@ function modalFields(data: APIModalSubmission): Map<string, string> {
 
 /**
  * The platform's interactions endpoint: signature verified upstream (routes.ts), each click or
- * modal routed to the ticket desk by the custom id the bot gave the component.
+ * modal routed to what opens, handles or closes tickets by the custom id the bot gave the component.
  */
 export class InteractionService {
   constructor(
-    private readonly desk: TicketDesk,
+    private readonly notices: PlatformNotices,
+    private readonly opening: TicketOpening,
+    private readonly handling: TicketHandling,
+    private readonly closing: TicketClosing,
     private readonly words: BotWords,
   ) {}
 
@@ -48,27 +54,27 @@ export class InteractionService {
       if (panel) {
         // A button names its subject; a menu's choice is the subject.
         const subjectId = panel.subjectId ?? (data && 'values' in data ? data.values[0] : undefined);
-        if (!subjectId) return reply((await this.desk.sayFor(guildId, null))('reply.chooseSubject'));
-        return this.desk.openFromPanel(actor, panel.panelId, subjectId);
+        if (!subjectId) return reply((await this.notices.sayFor(guildId, null))('reply.chooseSubject'));
+        return this.opening.openFromPanel(actor, panel.panelId, subjectId);
       }
       const ticket = parseTicketCustomId(customId);
-      if (ticket?.action === 'claim') return this.desk.claim(actor, ticket.ticketId);
-      if (ticket?.action === 'close') return this.desk.requestClose(actor, ticket.ticketId);
-      if (ticket?.action === 'close-now') return this.desk.closeNow(actor, ticket.ticketId);
-      if (ticket?.action === 'cancel-close') return this.desk.cancelClose(actor, ticket.ticketId);
+      if (ticket?.action === 'claim') return this.handling.claim(actor, ticket.ticketId);
+      if (ticket?.action === 'close') return this.closing.requestClose(actor, ticket.ticketId);
+      if (ticket?.action === 'close-now') return this.closing.closeNow(actor, ticket.ticketId);
+      if (ticket?.action === 'cancel-close') return this.closing.cancelClose(actor, ticket.ticketId);
     }
 
     if (interaction.type === InteractionType.ModalSubmit) {
       const data = interaction.data as APIModalSubmission | undefined;
       const customId = data?.custom_id ?? '';
       const form = parseFormCustomId(customId);
-      if (form && data) return this.desk.openFromForm(actor, form.subjectId, modalFields(data));
+      if (form && data) return this.opening.openFromForm(actor, form.subjectId, modalFields(data));
       const ticket = parseTicketCustomId(customId);
       if (ticket?.action === 'close-reason' && data) {
         const reason = modalFields(data).get('reason')?.trim() || null;
-        return this.desk.closeOrSchedule(actor, ticket.ticketId, reason);
+        return this.closing.closeOrSchedule(actor, ticket.ticketId, reason);
       }
     }
-    return reply((await this.desk.sayFor(guildId, null))('reply.unavailable'));
+    return reply((await this.notices.sayFor(guildId, null))('reply.unavailable'));
   }
 }

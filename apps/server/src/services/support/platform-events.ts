@@ -1,8 +1,8 @@
 import type { PlatformEvent } from '@ticket/contracts';
 import type { Kysely } from 'kysely';
-import { now } from '../../db/database';
 import type { DB } from '../../db/schema';
-import type { TicketDesk } from './ticket-desk';
+import * as deskRepo from './desk-repository';
+import type { TicketJobs } from './ticket-jobs';
 
 /** What a server's own state needs to hear from the gateway (the server-data and access services). */
 export interface ServerEvents {
@@ -13,31 +13,30 @@ export interface ServerEvents {
   memberChanged(serverId: string, userId: string): Promise<void>;
 }
 
+/** How long an event's id is kept: far longer than the bot runtime keeps a report it could not deliver. */
+const KEEP_EVENTS_MS = 14 * 24 * 3600_000;
+
 /**
  * Events the bot runtime saw on the platform's gateway. It reports each at least once; an event
  * already handled (its id recorded) is done, and each handling is itself safe to repeat, so two
  * copies arriving at once change nothing twice.
  */
-/** How long an event's id is kept: far longer than the bot runtime keeps a report it could not deliver. */
-const KEEP_EVENTS_MS = 14 * 24 * 3600_000;
-
 export class PlatformEvents {
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly desk: TicketDesk,
+    private readonly jobs: TicketJobs,
     private readonly server: ServerEvents,
   ) {}
 
   async report(serverId: string, event: PlatformEvent): Promise<void> {
-    const seen = await this.db.selectFrom('platform_events').select('event_id').where('event_id', '=', event.eventId).executeTakeFirst();
-    if (seen) return;
+    if (await deskRepo.isEventRecorded(this.db, event.eventId)) return;
     switch (event.type) {
       case 'memberLeft':
         await this.server.memberChanged(serverId, event.userId);
-        await this.desk.memberLeft(serverId, event.userId);
+        await this.jobs.memberLeft(serverId, event.userId);
         break;
       case 'channelDeleted':
-        await this.desk.channelDeleted(serverId, event.channelId, event.deletedBy);
+        await this.jobs.channelDeleted(serverId, event.channelId, event.deletedBy);
         await this.server.channelsChanged(serverId);
         break;
       case 'botAdded':
@@ -56,16 +55,11 @@ export class PlatformEvents {
         await this.server.channelsChanged(serverId);
         break;
     }
-    await this.db
-      .insertInto('platform_events')
-      .values({ event_id: event.eventId, server_id: serverId, type: event.type, received_at: now() })
-      .onConflict((oc) => oc.column('event_id').doNothing())
-      .execute();
+    await deskRepo.recordEvent(this.db, { eventId: event.eventId, serverId, type: event.type });
   }
 
   /** Forgets events older than any report still waiting in a runtime's queue could be. */
   async prune(at: Date = new Date()): Promise<number> {
-    const result = await this.db.deleteFrom('platform_events').where('received_at', '<', new Date(at.getTime() - KEEP_EVENTS_MS).toISOString()).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return deskRepo.pruneEvents(this.db, new Date(at.getTime() - KEEP_EVENTS_MS));
   }
 }

@@ -1,8 +1,9 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
-import { now, toJson, type Engine } from '../../db/database';
+import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
-import { matchPredicate } from './search-text';
+import { matchPredicate } from '../../db/engine-sql';
+import { readServerTotals } from './stats-repository';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -33,12 +34,20 @@ export async function findTicket(db: Db, ticketId: string, serverId?: string): P
 
 export async function updateTicket(db: Db, ticketId: string, fields: Partial<TicketRow>): Promise<void> {
   await db.updateTable('tickets').set(fields).where('id', '=', ticketId).execute();
+  await followActivity(db, ticketId, fields);
 }
 
 /** Closes the ticket unless it is closed already; false when another close came first. */
 export async function closeTicket(db: Db, ticketId: string, fields: Partial<TicketRow>): Promise<boolean> {
   const result = await db.updateTable('tickets').set(fields).where('id', '=', ticketId).where('state', '!=', 'Closed').executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  if (Number(result.numUpdatedRows) === 0) return false;
+  await followActivity(db, ticketId, fields);
+  return true;
+}
+
+/** The ticket's memberships carry its last activity (migration 0024). */
+async function followActivity(db: Db, ticketId: string, fields: Partial<TicketRow>): Promise<void> {
+  if (fields.last_activity_at) await db.updateTable('ticket_members').set({ last_activity_at: fields.last_activity_at }).where('ticket_id', '=', ticketId).execute();
 }
 
 export async function deleteTicket(db: Db, engine: Engine, ticketId: string): Promise<void> {
@@ -52,7 +61,12 @@ export async function isMember(db: Db, ticketId: string, userId: string): Promis
 }
 
 export async function addMember(db: Db, ticketId: string, userId: string): Promise<void> {
-  await db.insertInto('ticket_members').values({ ticket_id: ticketId, user_id: userId, added_at: now() }).onConflict((oc) => oc.doNothing()).execute();
+  await db
+    .insertInto('ticket_members')
+    .columns(['ticket_id', 'user_id', 'added_at', 'last_activity_at'])
+    .expression((eb) => eb.selectFrom('tickets').select((e) => [e.val(ticketId).as('ticket_id'), e.val(userId).as('user_id'), e.val(now()).as('added_at'), 'last_activity_at']).where('id', '=', ticketId))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 export async function removeMember(db: Db, ticketId: string, userId: string): Promise<boolean> {
@@ -112,75 +126,43 @@ export async function removeReactions(db: Db, messageId: string, filter: { emoji
   await query.execute();
 }
 
-/** What a list shows of each ticket besides its own row, from one query. */
-export interface TicketListDetails {
-  serverName: string | null;
-  serverIcon: string | null;
-  subjectName: string | null;
-  /** The newest message (by the ticket's pointer). */
-  last: Pick<MessageRow, 'id' | 'author_id' | 'created_at' | 'body'> | null;
-  /** The staff who wrote in it. */
-  attendees: string[];
+/** Names (and icons) of the servers and subjects tickets show. */
+export async function findServers(db: Db, ids: string[]) {
+  return ids.length ? db.selectFrom('servers').select(['id', 'name', 'icon']).where('id', 'in', [...new Set(ids)]).execute() : [];
 }
 
-export async function listDetails(db: Db, engine: Engine, ticketIds: string[]): Promise<Map<string, TicketListDetails>> {
-  const details = new Map<string, TicketListDetails>();
-  if (ticketIds.length === 0) return details;
-  // Author ids are digits: a comma joins and splits them safely.
-  const staffIds = engine === 'sqlite' ? sql<string | null>`group_concat(distinct staff.author_id)` : sql<string | null>`string_agg(distinct staff.author_id, ',')`;
-  const rows = await db
-    .selectFrom('tickets')
-    .leftJoin('servers', 'servers.id', 'tickets.server_id')
-    .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
-    .leftJoin('ticket_messages as last', 'last.id', 'tickets.last_message_id')
-    .select([
-      'tickets.id',
-      'servers.name as server_name',
-      'servers.icon as server_icon',
-      'subjects.name as subject_name',
-      'last.id as last_id',
-      'last.author_id as last_author_id',
-      'last.created_at as last_created_at',
-      'last.body as last_body',
-    ])
-    .select((eb) =>
-      eb
-        .selectFrom('ticket_messages as staff')
-        .select(staffIds.as('ids'))
-        .whereRef('staff.ticket_id', '=', 'tickets.id')
-        // Written out as the index of staff messages (migration 0011) has it, so it serves.
-        .where(sql<boolean>`staff.message_type = 'Staff'`)
-        .as('attendees'),
-    )
-    .where('tickets.id', 'in', ticketIds)
-    .execute();
-  for (const row of rows) {
-    details.set(row.id, {
-      serverName: row.server_name,
-      serverIcon: row.server_icon,
-      subjectName: row.subject_name,
-      last:
-        row.last_id && row.last_author_id && row.last_created_at
-          ? { id: row.last_id, author_id: row.last_author_id, created_at: row.last_created_at, body: row.last_body }
-          : null,
-      attendees: row.attendees ? row.attendees.split(',') : [],
-    });
-  }
-  return details;
+export async function findSubjects(db: Db, ids: string[]) {
+  return ids.length ? db.selectFrom('subjects').select(['id', 'name']).where('id', 'in', [...new Set(ids)]).execute() : [];
+}
+
+/** What a list shows of a ticket's newest message, kept on the ticket's row (migration 0024). */
+export const PREVIEW_LENGTH = 200;
+export function lastMessageFields(message: Pick<MessageRow, 'id' | 'author_id' | 'created_at'> & { content: string } | null) {
+  return {
+    last_message_id: message?.id ?? null,
+    last_message_author: message?.author_id ?? null,
+    last_message_at: message?.created_at ?? null,
+    last_message_preview: message ? message.content.slice(0, PREVIEW_LENGTH) : null,
+  };
 }
 
 /** Points the ticket at its newest message that is not deleted (after a deletion). */
 export async function refreshLastMessage(db: Db, ticketId: string): Promise<void> {
   const newest = await db
     .selectFrom('ticket_messages')
-    .select('id')
+    .select(['id', 'author_id', 'created_at', 'body'])
     .where('ticket_id', '=', ticketId)
     .where('deleted', '=', 0)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
-  await db.updateTable('tickets').set({ last_message_id: newest?.id ?? null }).where('id', '=', ticketId).execute();
+  const content = newest ? (fromJson<{ content?: string }>(newest.body).content ?? '') : '';
+  await db
+    .updateTable('tickets')
+    .set(lastMessageFields(newest ? { ...newest, content } : null))
+    .where('id', '=', ticketId)
+    .execute();
 }
 
 // --- Search documents -------------------------------------------------------------------------
@@ -326,6 +308,9 @@ export async function serverVersion(db: Db, serverId: string): Promise<number> {
 // --- Lists --------------------------------------------------------------------------------------
 
 /** One page of tickets in scope, newest activity first, with the list filters and an optional search. */
+/** The filters of a list query, without its paging. */
+const filtersOf = ({ Page: _page, Amount: _amount, ...filters }: TicketListQuery) => filters;
+
 export async function pageTickets(
   db: Db,
   engine: Engine,
@@ -334,17 +319,18 @@ export async function pageTickets(
   terms: string[] | null,
 ): Promise<{ rows: TicketRow[]; total: number }> {
   let query = db.selectFrom('tickets').where('tickets.deleted', '=', 0);
-  if ('serverId' in scope) {
-    query = query.where('tickets.server_id', '=', scope.serverId);
+  // A server's list is read off its index of live tickets. Every author is a member of their
+  // ticket, so a member's own list is their memberships, read off their index by activity.
+  const personal = 'userId' in scope;
+  if (personal) {
+    // Typed as the server's query: the membership's columns are named by reference below.
+    const mine = query.innerJoin('ticket_members as mine', (join) => join.onRef('mine.ticket_id', '=', 'tickets.id').on('mine.user_id', '=', scope.userId));
+    query = mine as unknown as typeof query;
   } else {
-    const userId = scope.userId;
-    query = query.where((eb) =>
-      eb.or([
-        eb('tickets.author_id', '=', userId),
-        eb.exists(eb.selectFrom('ticket_members').select('user_id').whereRef('ticket_members.ticket_id', '=', 'tickets.id').where('ticket_members.user_id', '=', userId)),
-      ]),
-    );
+    query = query.where('tickets.server_id', '=', scope.serverId);
   }
+  const activity = sql.ref(personal ? 'mine.last_activity_at' : 'tickets.last_activity_at');
+  const tie = sql.ref(personal ? 'mine.ticket_id' : 'tickets.id');
   if (filters.Server) query = query.where('tickets.server_id', '=', filters.Server);
   if (filters.Subject) query = query.where('tickets.subject_id', '=', filters.Subject);
   if (filters.Author) query = query.where('tickets.author_id', '=', filters.Author);
@@ -370,19 +356,21 @@ export async function pageTickets(
     }
   }
   const offset = (filters.Page - 1) * filters.Amount;
-  const ordered = query.selectAll('tickets').orderBy('tickets.last_activity_at', 'desc').orderBy('tickets.id', 'desc').offset(offset).limit(filters.Amount);
+  const ordered = query.selectAll('tickets').orderBy(activity, 'desc').orderBy(tie, 'desc').offset(offset).limit(filters.Amount);
   const count = () => query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (!terms) {
-    // A list reads its page straight off the index of live tickets; the count reads that index alone.
-    const [rows, total] = await Promise.all([ordered.execute(), count()]);
-    return { rows, total: Number(total.n) };
+    // A server's whole list is counted by its counter; any other by reading the index.
+    const unfiltered = 'serverId' in scope && Object.values(filtersOf(filters)).every((value) => value === undefined);
+    const total = unfiltered ? readServerTotals(db, scope.serverId).then((t) => t.tickets) : count().then((c) => Number(c.n));
+    const [rows, n] = await Promise.all([ordered.execute(), total]);
+    return { rows, total: n };
   }
   // A search gives the page and the number of matches in one pass, so the text search runs once;
   // it orders the matches' ids alone and reads the whole rows of the page's tickets after.
   const hits = query
     .select(['tickets.id', sql<number>`count(*) over ()`.as('total_in_scope')])
-    .orderBy('tickets.last_activity_at', 'desc')
-    .orderBy('tickets.id', 'desc')
+    .orderBy(activity, 'desc')
+    .orderBy(tie, 'desc')
     .offset(offset)
     .limit(filters.Amount);
   const page = await db
@@ -407,12 +395,8 @@ export async function personalServers(db: Db, userId: string, offset: number, li
     .selectFrom('tickets')
     .innerJoin('servers', 'servers.id', 'tickets.server_id')
     .where('tickets.deleted', '=', 0)
-    .where((eb) =>
-      eb.or([
-        eb('tickets.author_id', '=', userId),
-        eb.exists(eb.selectFrom('ticket_members').select('user_id').whereRef('ticket_members.ticket_id', '=', 'tickets.id').where('ticket_members.user_id', '=', userId)),
-      ]),
-    );
+    // Every author is a member of their ticket (migration 0024).
+    .innerJoin('ticket_members as mine', (join) => join.onRef('mine.ticket_id', '=', 'tickets.id').on('mine.user_id', '=', userId));
   const [rows, total] = await Promise.all([
     base.select(['servers.id', 'servers.name', 'servers.icon']).distinct().orderBy('servers.name').offset(offset).limit(limit).execute(),
     base.select(sql<number>`count(distinct servers.id)`.as('n')).executeTakeFirstOrThrow(),
@@ -426,12 +410,8 @@ export async function personalSubjects(db: Db, userId: string, serverId: string,
     .innerJoin('subjects', 'subjects.id', 'tickets.subject_id')
     .where('tickets.deleted', '=', 0)
     .where('tickets.server_id', '=', serverId)
-    .where((eb) =>
-      eb.or([
-        eb('tickets.author_id', '=', userId),
-        eb.exists(eb.selectFrom('ticket_members').select('user_id').whereRef('ticket_members.ticket_id', '=', 'tickets.id').where('ticket_members.user_id', '=', userId)),
-      ]),
-    );
+    // Every author is a member of their ticket (migration 0024).
+    .innerJoin('ticket_members as mine', (join) => join.onRef('mine.ticket_id', '=', 'tickets.id').on('mine.user_id', '=', userId));
   const [rows, total] = await Promise.all([
     base.select(['subjects.id', 'subjects.name']).distinct().orderBy('subjects.name').offset(offset).limit(limit).execute(),
     base.select(sql<number>`count(distinct subjects.id)`.as('n')).executeTakeFirstOrThrow(),

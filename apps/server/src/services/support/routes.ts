@@ -9,7 +9,7 @@ import type { WhitelabelLookup } from '../deployment';
 import { verifyInteraction, type InteractionKeys } from './interactions-verify';
 
 export async function supportRoutes({ app, config, cache, services, resolver }: ServiceContext): Promise<void> {
-  const { support, stats, interactions, desk, events } = services;
+  const { support, stats, interactions, ticketOpening, ticketHandling, ticketClosing, events } = services;
   const call = routesFor(app, 'support', supportCalls, resolver);
 
   const whitelabels: WhitelabelLookup = services.deployment;
@@ -50,14 +50,14 @@ export async function supportRoutes({ app, config, cache, services, resolver }: 
   const reused = lists ? { cached: { cache: lists, version: ({ params }: { params: { serverId: string } }) => support.listVersion(params.serverId) } } : {};
   call('getServerTickets', staff, ({ params, query }) => support.list(params.serverId, query), reused);
   call('searchServerTickets', staff, ({ params, query, body }) => support.search(params.serverId, query, body.text), reused);
-  call('createTicket', staff, ({ params, body }) => desk.createTicket(params.serverId, body));
+  call('createTicket', staff, ({ params, body }) => ticketOpening.createTicket(params.serverId, body));
   // An open ticket's page asks for it every few seconds: the same cache, by the same counter.
-  call('getServerTicket', staff, ({ params }) => desk.getTicket(params.serverId, params.ticketId), reused);
-  call('updateTicket', staff, ({ params, body }) => desk.updateTicket(params.serverId, params.ticketId, body));
-  call('deleteTicket', { server: 'admin', apiKey: true }, ({ params }) => desk.deleteTicket(params.serverId, params.ticketId));
-  call('addTicketMember', staff, ({ params, body }) => desk.addMember(params.serverId, params.ticketId, body.userId));
-  call('removeTicketMember', staff, ({ params, body }) => desk.removeMember(params.serverId, params.ticketId, body.userId));
-  call('createTicketMessage', staff, ({ params, body }, request) => desk.recordMessage(request.caller, params.serverId, params.ticketId, body));
+  call('getServerTicket', staff, ({ params }) => ticketHandling.getTicket(params.serverId, params.ticketId), reused);
+  call('updateTicket', staff, ({ params, body }) => ticketClosing.updateTicket(params.serverId, params.ticketId, body));
+  call('deleteTicket', { server: 'admin', apiKey: true }, ({ params }) => ticketClosing.deleteTicket(params.serverId, params.ticketId));
+  call('addTicketMember', staff, ({ params, body }) => ticketOpening.addMember(params.serverId, params.ticketId, body.userId));
+  call('removeTicketMember', staff, ({ params, body }) => ticketHandling.removeMember(params.serverId, params.ticketId, body.userId));
+  call('createTicketMessage', staff, ({ params, body }, request) => ticketHandling.recordMessage(request.caller, params.serverId, params.ticketId, body));
   call('updateTicketMessage', staff, ({ params, body }) => support.editMessage(params.serverId, params.ticketId, params.messageId, body));
   call('deleteTicketMessage', staff, ({ params }) => support.deleteMessage(params.serverId, params.ticketId, params.messageId));
   call('addReaction', staff, ({ params, body }) => support.addReaction(params.serverId, params.ticketId, params.messageId, body));
@@ -66,7 +66,7 @@ export async function supportRoutes({ app, config, cache, services, resolver }: 
   // The bot runtime's reports from the gateway.
   call('handleGatewayInteraction', 'operator', ({ body }) => interactions.handle(body));
   call('handlePlatformEvent', 'operator', ({ params, body }) => events.report(params.serverId, body));
-  call('getTicketChannels', 'operator', ({ params }) => desk.ticketChannels(params.serverId));
+  call('getTicketChannels', 'operator', ({ params }) => ticketHandling.ticketChannels(params.serverId));
   call('getSubjectTicketCount', 'operator', ({ params }) => support.subjectCount(params.subjectId));
 
   call('getDailyTicketStats', staff, ({ params, query }) => stats.dailyTickets(params.serverId, query.startDate, query.endDate));

@@ -1,6 +1,4 @@
 import type { Highlight } from '@ticket/contracts';
-import { sql, type RawBuilder } from 'kysely';
-import type { Engine } from '../../db/database';
 
 /**
  * Words as both engines index them: runs of letters and digits, lower-cased. Splitting the query
@@ -9,19 +7,6 @@ import type { Engine } from '../../db/database';
 export function searchTerms(text: string): string[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return [...new Set(words)].slice(0, 12);
-}
-
-/**
- * A predicate on `ticket_search` that holds when a document contains every term. PostgreSQL also
- * narrows to a server here, given one; SQLite narrows by the server's rowid range instead (see
- * repository.ts), and its index holds the text alone, so the terms only ever match the text.
- */
-export function matchPredicate(engine: Engine, terms: string[], serverId?: string): RawBuilder<boolean> {
-  if (engine === 'postgres') {
-    const match = sql<boolean>`ticket_search.tsv @@ to_tsquery('simple', ${terms.join(' & ')})`;
-    return serverId ? sql<boolean>`(${match} and ticket_search.server_id = ${serverId})` : match;
-  }
-  return sql<boolean>`ticket_search match ${terms.map((t) => `"${t}"`).join(' AND ')}`;
 }
 
 /** Offsets of every whole-word occurrence of the terms, and a window of text around the first. */

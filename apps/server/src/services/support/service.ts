@@ -65,14 +65,12 @@ export class SupportService {
   // --- Shaping --------------------------------------------------------------------------------
 
   private async servers(ids: string[]): Promise<Map<string, TicketServer>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('servers').select(['id', 'name', 'icon']).where('id', 'in', ids).execute();
+    const rows = await repo.findServers(this.db, ids);
     return new Map(rows.map((r) => [r.id, { serverId: r.id, name: r.name, iconUrl: this.platform.iconUrl(r.id, r.icon) }]));
   }
 
   private async subjects(ids: string[]): Promise<Map<string, TicketSubject>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('subjects').select(['id', 'name']).where('id', 'in', ids).execute();
+    const rows = await repo.findSubjects(this.db, ids);
     return new Map(rows.map((r) => [r.id, { subjectId: r.id, name: r.name }]));
   }
 
@@ -174,33 +172,31 @@ export class SupportService {
   }
 
   private async listItems(rows: repo.TicketRow[], terms: string[] | null): Promise<TicketListItem[]> {
-    const [details, docs] = await Promise.all([
-      repo.listDetails(this.db, this.engine, rows.map((r) => r.id)),
+    const [servers, subjects, docs] = await Promise.all([
+      this.servers(rows.map((r) => r.server_id)),
+      this.subjects(rows.map((r) => r.subject_id)),
       terms ? repo.matchingDocs(this.db, this.engine, rows, terms) : Promise.resolve([]),
     ]);
     const users = new Map(
       (await this.users(rows.flatMap((r) => [r.author_id, r.assignee_id, r.closed_by].filter((x): x is string => !!x)))).map((u) => [u.id, u]),
     );
     return rows.map((row) => {
-      const detail = details.get(row.id);
-      const last = detail?.last;
       const ticketUsers = [row.author_id, row.assignee_id, row.closed_by].filter((x): x is string => !!x).map((id) => users.get(id)!);
       const highlights = terms
         ? docs
             .filter((d) => d.ticket_id === row.id)
             .flatMap((d) => highlight(d.kind as 'name' | 'message' | 'answer', d.body, terms) ?? [])
         : [];
-      const server = detail?.serverName != null ? { serverId: row.server_id, name: detail.serverName, iconUrl: this.platform.iconUrl(row.server_id, detail.serverIcon) } : undefined;
-      const subject = detail?.subjectName != null ? { subjectId: row.subject_id, name: detail.subjectName } : undefined;
       return {
-        ...this.base(row, server, subject),
+        ...this.base(row, servers.get(row.server_id), subjects.get(row.subject_id)),
         users: [...new Map(ticketUsers.map((u) => [u.id, u])).values()],
         highlights,
-        lastMessage: last
-          ? { messageId: last.id, authorId: last.author_id, createdAt: last.created_at, content: fromJson<MessageBody>(last.body).content.slice(0, 200) }
-          : null,
+        lastMessage:
+          row.last_message_id && row.last_message_author && row.last_message_at
+            ? { messageId: row.last_message_id, authorId: row.last_message_author, createdAt: row.last_message_at, content: row.last_message_preview ?? '' }
+            : null,
         lastActivity: row.last_activity_at,
-        attendees: detail?.attendees ?? [],
+        attendees: row.attendees ? row.attendees.split(',') : [],
       };
     });
   }
@@ -249,7 +245,7 @@ export class SupportService {
   /**
    * Records a ticket. `channelId` is the ticket's channel on the platform, which the bot will
    * close, move and open to members: only ever one the bot created for it in this server, or one
-   * checked to be this server's (TicketDesk.createTicket), never an id as a request sent it.
+   * checked to be this server's (TicketOpening.createTicket), never an id as a request sent it.
    */
   async create(serverId: string, request: CreateTicketRequest, channelId: string | null): Promise<Ticket> {
     const subject = await this.db
@@ -283,9 +279,10 @@ export class SupportService {
             closed_by: null,
             close_reason: null,
             close_force: null,
-            last_message_id: null,
             search_key: null,
             answered_at: null,
+            attendees: null,
+            ...repo.lastMessageFields(null),
           };
           await repo.insertTicket(trx, ticket);
           await counters.countTicketOpened(trx, ticket);
@@ -425,8 +422,15 @@ export class SupportService {
       await counters.countMessage(trx, row, message);
       await repo.insertMessage(trx, message);
       await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
-      const ticket = { ...row, state: stateAfterMessage(row.state as TicketState, request.messageType), last_activity_at: at, last_message_id: id };
-      await repo.updateTicket(trx, ticketId, { state: ticket.state, last_activity_at: at, last_message_id: id });
+      const attendees = row.attendees ? row.attendees.split(',') : [];
+      const fields = {
+        state: stateAfterMessage(row.state as TicketState, request.messageType),
+        last_activity_at: at,
+        ...repo.lastMessageFields({ id, author_id: authorId, created_at: at, content: request.message.content }),
+        ...(request.messageType === 'Staff' && !attendees.includes(authorId) ? { attendees: [...attendees, authorId].join(',') } : {}),
+      };
+      const ticket = { ...row, ...fields };
+      await repo.updateTicket(trx, ticketId, fields);
       await this.events.emit(trx, serverId, 'message.created', { ticket: eventTicket(ticket), message: eventMessage(message) });
     });
     return this.messageWithReactions(ticketId, id);
@@ -436,7 +440,7 @@ export class SupportService {
     if (request.ticketId && request.ticketId !== ticketId) throw new BadRequestError('ticketId in the body must match the ticket in the path', 'body.ticketId');
     let id = messageId;
     await this.db.transaction().execute(async (trx) => {
-      await this.requireTicket(trx, serverId, ticketId);
+      const ticket = await this.requireTicket(trx, serverId, ticketId);
       const row = await repo.findMessageByAnyId(trx, ticketId, messageId);
       if (!row || row.deleted === 1) throw new NotFoundError(`No message ${messageId} in this ticket`);
       this.sameMessage(request.messageId, row);
@@ -446,6 +450,7 @@ export class SupportService {
       if (body.content === request.message.content && JSON.stringify(body.embeds) === JSON.stringify(request.message.embeds)) return;
       const history = [...fromJson<Revision[]>(row.history), { content: body.content, embeds: body.embeds, editedAt: now() }];
       await repo.updateMessage(trx, id, { body: toJson({ ...body, ...request.message }), history: toJson(history), modified: 1 });
+      if (ticket.last_message_id === id) await repo.updateTicket(trx, ticketId, repo.lastMessageFields({ ...row, content: request.message.content }));
       await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
     });
     return this.messageWithReactions(ticketId, id);

@@ -167,13 +167,13 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     expect((await click(USERS.eli, `ticket:close:${id}`)).data.content).toBe('The ticket will close in 10 minutes.');
     expect((await messagesIn(id)).at(-1)?.content).toBe('This ticket will close in 10 minutes.');
     expect((await click(USERS.eli, `ticket:cancel-close:${id}`)).data.content).toBe('Closing was cancelled.');
-    expect(await ctx.built.services.desk.runDueJobs(new Date(Date.now() + 3_600_000))).toBe(0);
+    expect(await ctx.built.services.ticketJobs.runDueJobs(new Date(Date.now() + 3_600_000))).toBe(0);
 
     await click(USERS.eli, `ticket:close:${id}`);
     // Nothing runs before its time; after it, a new process (the same database) runs it once.
-    expect(await ctx.built.services.desk.runDueJobs(new Date())).toBe(0);
-    expect(await ctx.built.services.desk.runDueJobs(new Date(Date.now() + 11 * 60_000))).toBe(1);
-    expect(await ctx.built.services.desk.runDueJobs(new Date(Date.now() + 11 * 60_000))).toBe(0);
+    expect(await ctx.built.services.ticketJobs.runDueJobs(new Date())).toBe(0);
+    expect(await ctx.built.services.ticketJobs.runDueJobs(new Date(Date.now() + 11 * 60_000))).toBe(1);
+    expect(await ctx.built.services.ticketJobs.runDueJobs(new Date(Date.now() + 11 * 60_000))).toBe(0);
     expect((await ticket(id)).closed).toMatchObject({ closedBy: USERS.eli, reason: null });
   });
 
@@ -185,9 +185,9 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     expect(said.json().messageType).toBe('Staff');
     expect((await ticket(id)).state).toBe('PendingUser');
 
-    const desk = ctx.built.services.desk;
-    expect(await desk.sweepAutoClose(new Date(Date.now() + 30 * 60_000))).toBe(0);
-    expect(await desk.sweepAutoClose(new Date(Date.now() + 61 * 60_000))).toBe(1);
+    const jobs = ctx.built.services.ticketJobs;
+    expect(await jobs.sweepAutoClose(new Date(Date.now() + 30 * 60_000))).toBe(0);
+    expect(await jobs.sweepAutoClose(new Date(Date.now() + 61 * 60_000))).toBe(1);
     expect((await ticket(id)).state).toBe('AutoClose');
     // A ticket closing on its own counts as resolved: the list can leave it out.
     const listed = async (query: string) =>
@@ -195,7 +195,7 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
     expect(await listed('Active=true')).toEqual([id]);
     expect(await listed('HideResolved=true')).toEqual([]);
     expect((await messagesIn(id)).at(-1)?.content).toMatch(new RegExp(`^<@${USERS.eli}> This ticket will close in \\d+ minutes? unless you reply\\.$`));
-    expect(await desk.sweepAutoClose(new Date(Date.now() + 121 * 60_000))).toBe(1);
+    expect(await jobs.sweepAutoClose(new Date(Date.now() + 121 * 60_000))).toBe(1);
     expect((await ticket(id)).closed).toMatchObject({ closedBy: '1100000000000000001', reason: 'Closed after a period without a reply' });
   });
 
@@ -207,7 +207,7 @@ describe.each(engines)('opening and handling tickets from the platform on %s', (
       await api('POST', `/api/support/servers/${SERVER}/tickets/${id}/messages`, { message: { content: 'Which order?' }, messageType: 'User', authorId: USERS.dana }, ADMIN_KEY);
       ids.push(id);
     }
-    expect(await ctx.built.services.desk.sweepAutoClose(new Date(Date.now() + 61 * 60_000), 1)).toBe(2);
+    expect(await ctx.built.services.ticketJobs.sweepAutoClose(new Date(Date.now() + 61 * 60_000), 1)).toBe(2);
     expect(await Promise.all(ids.map(async (id) => (await ticket(id)).state))).toEqual(['AutoClose', 'AutoClose']);
   });
 

@@ -134,7 +134,7 @@ describe.each(engines)('the language the bot speaks in tickets on %s', (engine) 
     expect(modal).toMatchObject({ type: 9, data: { title: 'إغلاق التذكرة' } });
     expect(modal.data.components?.[0]?.components[0]?.label).toBe('السبب');
 
-    await ctx.built.services.desk.close(USERS.eli, SERVER, id, null);
+    await ctx.built.services.ticketClosing.close(USERS.eli, SERVER, id, null);
     const [dm] = await directTo(USERS.eli);
     expect(dm?.content).toBe('تم إغلاق تذكرتك رقم 1 (ticket-0001) في Study Hall.');
     expect(dm?.embeds[0]?.title).toBe('تم إغلاق التذكرة');
