@@ -69,6 +69,8 @@ describe.each(engines)("A list's last message and attendees, kept on the ticket 
     expect(page.elements[0]!.lastMessage?.content).toBe('Any news?');
     await as('PUT', `${base}/tickets/${second.ticketId}`, { closure: { closedBy: USERS.alice, reason: null, force: true } });
     expect((await mine()).elements.map((t) => t.name)).toEqual(['second', 'first']);
+    const onePerPage = await ctx.built.app.inject({ method: 'GET', url: '/api/support/personal/tickets?Page=2&Amount=1', headers: bearer(eli) });
+    expect(onePerPage.json<PagedResult<TicketListItem>>()).toMatchObject({ page: 2, maxPage: 2, elements: [{ name: 'first' }] });
   });
 });
 

@@ -308,6 +308,12 @@ export async function serverVersion(db: Db, serverId: string): Promise<number> {
 // --- Lists --------------------------------------------------------------------------------------
 
 /** One page of tickets in scope, newest activity first, with the list filters and an optional search. */
+/** The tickets someone is a member of (every ticket they opened among them). */
+async function countMemberships(db: Db, userId: string): Promise<number> {
+  const row = await db.selectFrom('ticket_members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The filters of a list query, without its paging. */
 const filtersOf = ({ Page: _page, Amount: _amount, ...filters }: TicketListQuery) => filters;
 
@@ -359,9 +365,14 @@ export async function pageTickets(
   const ordered = query.selectAll('tickets').orderBy(activity, 'desc').orderBy(tie, 'desc').offset(offset).limit(filters.Amount);
   const count = () => query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (!terms) {
-    // A server's whole list is counted by its counter; any other by reading the index.
-    const unfiltered = 'serverId' in scope && Object.values(filtersOf(filters)).every((value) => value === undefined);
-    const total = unfiltered ? readServerTotals(db, scope.serverId).then((t) => t.tickets) : count().then((c) => Number(c.n));
+    // A server's whole list is counted by its counter, a member's by their memberships' index,
+    // any other by reading the tickets the filters leave.
+    const unfiltered = Object.values(filtersOf(filters)).every((value) => value === undefined);
+    const total = !unfiltered
+      ? count().then((c) => Number(c.n))
+      : 'serverId' in scope
+        ? readServerTotals(db, scope.serverId).then((t) => t.tickets)
+        : countMemberships(db, scope.userId);
     const [rows, n] = await Promise.all([ordered.execute(), total]);
     return { rows, total: n };
   }
