@@ -22,7 +22,8 @@ pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//.test(url);
 
-function sqliteFile(url: string): string {
+/** The file a SQLite URL names (`sqlite://path`, `file:path` or a bare path); `:memory:` when it names none. */
+export function sqliteFile(url: string): string {
   const file = url.replace(/^sqlite:\/\//, '').replace(/^file:/, '');
   return file === '' ? ':memory:' : file;
 }
