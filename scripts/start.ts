@@ -11,8 +11,7 @@ import { loadConfig, SANDBOX_STRIPE, type Config } from '../apps/server/src/conf
 import { demoServersOf, seedDemoServers } from '../apps/server/src/demo/seed';
 import { seedDemoSubscriptions } from '../apps/server/src/demo/subscriptions';
 import { startServer } from '../apps/server/src/main';
-
-type Env = Record<string, string | undefined>;
+import type { StartEnv as Env } from './start-env';
 
 /**
  * The bot runtime beside the API, reporting to it with an operator key of its own (added to the

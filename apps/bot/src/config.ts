@@ -34,7 +34,34 @@ export interface BotConfig {
 
 type Env = Record<string, string | undefined>;
 
-function int(env: Env, name: string, fallback: number, min = 0): number {
+/**
+ * Every variable loadConfig reads. The loader sees the environment as BotEnv, so reading one not
+ * named here does not compile; the README's configuration table lists each.
+ */
+export const BOT_ENV_VARIABLES = [
+  'DISCORD_BOT_TOKEN',
+  'DISCORD_API_URL',
+  'SHARD_COUNT',
+  'SHARD_IDS',
+  'TICKET_API_URL',
+  'BOT_API_KEY',
+  'ADMIN_KEYS',
+  'DATA_DIR',
+  'BOT_DATABASE_FILE',
+  'REPORT_QUEUE_MAX',
+  'REPORT_RETRY_MAX_MS',
+  'TICKET_API_TIMEOUT_MS',
+  'BOT_PORT',
+  'HOST',
+  'LOG_LEVEL',
+  'REDIS_URL',
+  'WHITELABEL_POLL_MS',
+] as const;
+
+export type BotEnvVariable = (typeof BOT_ENV_VARIABLES)[number];
+type BotEnv = { readonly [K in BotEnvVariable]?: string };
+
+function int(env: BotEnv, name: BotEnvVariable, fallback: number, min = 0): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -49,7 +76,7 @@ function list(raw: string | undefined): string[] {
     .filter(Boolean);
 }
 
-function shardIds(env: Env, shardCount: number | null): number[] | null {
+function shardIds(env: BotEnv, shardCount: number | null): number[] | null {
   const ids = list(env.SHARD_IDS);
   if (ids.length === 0) return null;
   const parsed = ids.map((id) => {
@@ -64,7 +91,8 @@ function shardIds(env: Env, shardCount: number | null): number[] | null {
   return [...new Set(parsed)].sort((a, b) => a - b);
 }
 
-export function loadConfig(env: Env = process.env, overrides: Partial<BotConfig> = {}): BotConfig {
+export function loadConfig(input: Env = process.env, overrides: Partial<BotConfig> = {}): BotConfig {
+  const env: BotEnv = input;
   const dataDir = path.resolve(overrides.dataDir ?? env.DATA_DIR ?? 'data');
   const shardCount = env.SHARD_COUNT ? int(env, 'SHARD_COUNT', 1, 1) : null;
   const ids = shardIds(env, shardCount);

@@ -1,2 +1,2 @@
-export { loadConfig, type BotConfig } from './config';
+export { BOT_ENV_VARIABLES, loadConfig, type BotConfig, type BotEnvVariable } from './config';
 export { startRuntime, createLogger, type BotRuntime, type RuntimeHealth, type RuntimeOptions } from './runtime';

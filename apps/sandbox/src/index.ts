@@ -35,6 +35,8 @@ import { SandboxState } from './state.ts';
 import type { AuthKind, Fault, FaultStatus } from './state.ts';
 
 export { loadDemoFixtures, validateFixtures } from './fixtures.ts';
+export { SANDBOX_ENV_VARIABLES, loadListenConfig } from './listen-config.ts';
+export type { ListenConfig, SandboxEnvVariable } from './listen-config.ts';
 export type { Fixtures, FixtureApplication, FixtureChannel, FixtureGuild, FixtureMember, FixtureUser } from './fixtures.ts';
 export { SandboxState } from './state.ts';
 export type {

@@ -1,14 +1,14 @@
-import { startSandbox } from './index.ts';
+import { loadListenConfig, startSandbox, type ListenConfig } from './index.ts';
 
-const port = Number(process.env.SANDBOX_PORT ?? 3001);
-const host = process.env.SANDBOX_HOST ?? '127.0.0.1';
-
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`SANDBOX_PORT must be a port number, got "${process.env.SANDBOX_PORT}"`);
+let listen: ListenConfig;
+try {
+  listen = loadListenConfig();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 }
 
-const sandbox = await startSandbox({ port, host });
+const sandbox = await startSandbox(listen);
 console.log(`Chat platform sandbox listening on ${sandbox.url}`);
 console.log(`  REST API base for @discordjs/rest: ${sandbox.url}/api`);
 console.log(`  OAuth2 authorize page:            ${sandbox.url}/oauth2/authorize`);

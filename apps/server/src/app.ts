@@ -10,7 +10,7 @@ import { serviceBasePath, type RuntimeConfig, type ServiceName } from '@ticket/c
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
-import type { Config } from './config';
+import { serviceUrlVariable, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
 import { createAuthFailures } from './http/auth-failures';
 import { inlineScriptHashes } from './http/inline-scripts';
@@ -366,7 +366,7 @@ function runtimeConfig(config: Config): RuntimeConfig {
   const services = Object.fromEntries(
     (['authentication', 'server', 'settings', 'support', 'files', 'payment', 'deployment', 'localization'] as const).map((name) => [
       name,
-      process.env[`SERVICE_URL_${name.toUpperCase()}`] ?? serviceBasePath(name),
+      process.env[serviceUrlVariable(name)] ?? serviceBasePath(name),
     ]),
   ) as RuntimeConfig['services'];
   return { services, demo: config.demo, version: config.version };

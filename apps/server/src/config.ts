@@ -162,6 +162,90 @@ export interface Config {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * Every variable loadConfig reads, besides the PRICE_<PLAN>_MONTHLY_CENTS of each paid plan. The
+ * loader sees the environment as ServerEnv, so reading one not named here does not compile; the
+ * README's configuration table lists each (config-docs.test.ts compares them).
+ */
+const SERVER_VARIABLES = [
+  'PORT',
+  'HOST',
+  'PUBLIC_URL',
+  'DATA_DIR',
+  'DATABASE_URL',
+  'REDIS_URL',
+  'SERVICES',
+  'DISCORD_CLIENT_ID',
+  'DISCORD_CLIENT_SECRET',
+  'DISCORD_BOT_TOKEN',
+  'DISCORD_PUBLIC_KEY',
+  'DISCORD_API_URL',
+  'DISCORD_AUTHORIZE_URL',
+  'DISCORD_CDN_URL',
+  'DISCORD_APP_URL',
+  'ENCRYPTION_KEY',
+  'ADMIN_KEYS',
+  'SESSION_TTL_SECONDS',
+  'PLATFORM_CACHE_TTL_SECONDS',
+  'LIST_CACHE_MB',
+  'RATE_LIMIT_MAX',
+  'RATE_LIMIT_WINDOW_MS',
+  'RATE_LIMIT_FAN_OUT_MAX',
+  'RATE_LIMIT_AUTH_FAILURES',
+  'API_KEY_RATE_LIMIT_MAX',
+  'ROLE_MAX_AGE_SECONDS',
+  'BODY_LIMIT_BYTES',
+  'LOG_LEVEL',
+  'TICKET_AUTOMATION_INTERVAL_MS',
+  'WEB_DIR',
+  'npm_package_version',
+  'TRUST_PROXY',
+  'FILES_DIR',
+  'MAX_UPLOAD_BYTES',
+  'FILES_ALLOWED_TYPES',
+  'FILES_CLONE_TIMEOUT_MS',
+  'FILE_TOKEN_TTL_SECONDS',
+  'S3_BUCKET',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_API_URL',
+  'PAYPAL_CLIENT_ID',
+  'PAYPAL_CLIENT_SECRET',
+  'PAYPAL_WEBHOOK_ID',
+  'PAYPAL_API_URL',
+  'DISCOUNT_QUARTERLY_PERCENT',
+  'DISCOUNT_BIANNUALLY_PERCENT',
+  'DISCOUNT_ANNUALLY_PERCENT',
+  'WEBHOOKS_ALLOW_PRIVATE',
+  'WEBHOOKS_ALLOW_HTTP',
+  'WEBHOOKS_TIMEOUT_MS',
+  'WEBHOOKS_INTERVAL_MS',
+  'LOCALAZY_TOKEN',
+  'LOCALAZY_API_URL',
+] as const;
+
+type PriceVariable = `PRICE_${Uppercase<PaidPlanType>}_MONTHLY_CENTS`;
+type ServiceUrlVariable = `SERVICE_URL_${Uppercase<ServiceName>}`;
+export type ServerEnvVariable = (typeof SERVER_VARIABLES)[number] | PriceVariable | ServiceUrlVariable;
+type ServerEnv = { readonly [K in ServerEnvVariable]?: string };
+
+const priceVariable = (plan: PaidPlanType): PriceVariable => `PRICE_${plan.toUpperCase() as Uppercase<PaidPlanType>}_MONTHLY_CENTS`;
+
+/** Where the web client finds a service that is not at /api/<name> (read by app.ts when it answers the runtime config). */
+export const serviceUrlVariable = (name: ServiceName): ServiceUrlVariable => `SERVICE_URL_${name.toUpperCase() as Uppercase<ServiceName>}`;
+
+/** Every variable the API reads: loadConfig's and each service's SERVICE_URL_<NAME>. */
+export const SERVER_ENV_VARIABLES: readonly ServerEnvVariable[] = [
+  ...SERVER_VARIABLES,
+  ...PaidPlanType.options.map(priceVariable),
+  ...SERVICE_NAMES.map(serviceUrlVariable),
+];
+
 const DISCORD = {
   apiUrl: 'https://discord.com/api',
   authorizeUrl: 'https://discord.com/oauth2/authorize',
@@ -169,7 +253,7 @@ const DISCORD = {
   appUrl: 'https://discord.com',
 };
 
-function int(env: Env, name: string, fallback: number): number {
+function int(env: ServerEnv, name: ServerEnvVariable, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -177,7 +261,7 @@ function int(env: Env, name: string, fallback: number): number {
   return value;
 }
 
-function flag(env: Env, name: string, fallback: boolean): boolean {
+function flag(env: ServerEnv, name: ServerEnvVariable, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   if (raw !== 'true' && raw !== 'false') throw new Error(`${name} must be true or false, got "${raw}"`);
@@ -203,7 +287,7 @@ function parseServices(raw: string | undefined): ServiceName[] {
 }
 
 /** The key comes from ENCRYPTION_KEY; in demo mode one is generated once and kept under the data dir. */
-function encryptionKey(env: Env, dataDir: string, demo: boolean): Buffer {
+function encryptionKey(env: ServerEnv, dataDir: string, demo: boolean): Buffer {
   const raw = env.ENCRYPTION_KEY;
   if (raw) {
     const key = Buffer.from(raw, raw.length === 64 ? 'hex' : 'base64');
@@ -219,7 +303,7 @@ function encryptionKey(env: Env, dataDir: string, demo: boolean): Buffer {
   return key;
 }
 
-function paypalConfig(env: Env, sandbox: boolean): PaypalConfig {
+function paypalConfig(env: ServerEnv, sandbox: boolean): PaypalConfig {
   return {
     clientId: env.PAYPAL_CLIENT_ID || (sandbox ? SANDBOX_PAYPAL.clientId : ''),
     clientSecret: env.PAYPAL_CLIENT_SECRET || (sandbox ? SANDBOX_PAYPAL.clientSecret : ''),
@@ -228,7 +312,7 @@ function paypalConfig(env: Env, sandbox: boolean): PaypalConfig {
   };
 }
 
-function paymentConfig(env: Env, demo: boolean): PaymentConfig {
+function paymentConfig(env: ServerEnv, demo: boolean): PaymentConfig {
   const discountPercent: Record<BillingInterval, number> = {
     monthly: 0,
     quarterly: int(env, 'DISCOUNT_QUARTERLY_PERCENT', 5),
@@ -244,7 +328,7 @@ function paymentConfig(env: Env, demo: boolean): PaymentConfig {
     }
   }
   const monthlyCents = Object.fromEntries(
-    PaidPlanType.options.map((plan) => [plan, int(env, `PRICE_${plan.toUpperCase()}_MONTHLY_CENTS`, PLANS[plan].monthlyPriceCents)]),
+    PaidPlanType.options.map((plan) => [plan, int(env, priceVariable(plan), PLANS[plan].monthlyPriceCents)]),
   ) as Record<PaidPlanType, number>;
   const sandbox = demo && !env.STRIPE_SECRET_KEY;
   return {
@@ -259,7 +343,8 @@ function paymentConfig(env: Env, demo: boolean): PaymentConfig {
   };
 }
 
-export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+export function loadConfig(input: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const env: ServerEnv = input;
   const port = int(env, 'PORT', 3000);
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
   const demo = !(env.DISCORD_CLIENT_ID && env.DISCORD_CLIENT_SECRET && env.DISCORD_BOT_TOKEN);
