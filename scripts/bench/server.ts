@@ -1,7 +1,97 @@
-/** The API under test, in its own process so its memory can be measured alone. */
+/**
+ * The API under test, in its own process so its memory can be measured alone. It stops as the
+ * server does on SIGTERM (closes, then exits normally, so a `--cpu-prof` profile is written),
+ * and also when the bench that started it goes away.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { findSourceMap } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { loadDemoFixtures } from '../../apps/sandbox/src/index';
 import { loadConfig } from '../../apps/server/src/config';
 import { startServer } from '../../apps/server/src/main';
+
+/** One statement the API sent to the database, with its parameters. */
+export interface RecordedQuery {
+  sql: string;
+  parameters: unknown[];
+}
+
+/**
+ * BENCH_RECORD_SQL (`--explain`): between the bench's 'record-start' and 'record-stop' messages,
+ * the statements the API sends to either engine's driver are recorded (the drivers' calls are
+ * wrapped for that time only) and sent back to the bench, so that the plans it prints are those
+ * of the SQL the server runs.
+ */
+function recordQueries(): void {
+  const probe = new SQLite(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, (this: SQLite.Statement, ...args: unknown[]) => unknown>;
+  probe.close();
+  const client = pg.Client.prototype as unknown as Record<string, (this: pg.Client, ...args: unknown[]) => unknown>;
+  const sqliteCalls = ['all', 'get', 'run', 'iterate'];
+  const query = client.query!;
+  const calls = new Map(sqliteCalls.map((name) => [name, statement[name]!]));
+  let recorded: RecordedQuery[] = [];
+  const start = () => {
+    recorded = [];
+    client.query = function (...args) {
+      const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+      recorded.push(typeof config === 'string' ? { sql: config, parameters: values ?? [] } : { sql: config.text, parameters: values ?? config.values ?? [] });
+      return query.apply(this, args);
+    };
+    for (const name of sqliteCalls) {
+      statement[name] = function (...args) {
+        recorded.push({ sql: this.source, parameters: args.length === 1 && Array.isArray(args[0]) ? (args[0] as unknown[]) : args });
+        return calls.get(name)!.apply(this, args);
+      };
+    }
+  };
+  const stop = () => {
+    client.query = query;
+    for (const [name, call] of calls) statement[name] = call;
+  };
+  process.on('message', (message) => {
+    if (message === 'record-start') {
+      start();
+      process.send?.('recording');
+    } else if (message === 'record-stop') {
+      stop();
+      process.send?.({ queries: recorded });
+    }
+  });
+}
+
+/**
+ * Profiled (`--cpu-prof-dir`): tsx runs the TypeScript as compiled code whose positions are not the
+ * sources' lines. The source maps of every module loaded go beside the profile
+ * (CPU-sourcemaps.<pid>.json), and profile-summary.ts reads the positions through them.
+ */
+function writeSourceMapsOnExit(profileDir: string): void {
+  process.once('exit', () => {
+    const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+    const maps: Record<string, unknown> = {};
+    const visit = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) visit(file);
+        else if (/\.(ts|tsx|mts)$/.test(entry.name)) {
+          const url = pathToFileURL(file).href;
+          const map = findSourceMap(url);
+          if (map) maps[url] = { ...map.payload, sourcesContent: undefined };
+        }
+      }
+    };
+    for (const dir of ['apps', 'packages', 'scripts']) visit(path.join(root, dir));
+    writeFileSync(path.join(profileDir, `CPU-sourcemaps.${process.pid}.json`), JSON.stringify(maps));
+  });
+}
+
+if (process.env.BENCH_RECORD_SQL) recordQueries();
+const profileDir = process.execArgv.find((arg) => arg.startsWith('--cpu-prof-dir='))?.slice('--cpu-prof-dir='.length);
+if (profileDir) writeSourceMapsOnExit(profileDir);
 
 const sandbox = process.env.SANDBOX_URL!;
 const { application } = loadDemoFixtures();
@@ -18,4 +108,5 @@ const config = loadConfig({
   RATE_LIMIT_MAX: '100000000',
 });
 await startServer(config);
+process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
 process.send?.('ready');

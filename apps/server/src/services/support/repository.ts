@@ -308,6 +308,31 @@ export async function serverVersion(db: Db, serverId: string): Promise<number> {
 // --- Lists --------------------------------------------------------------------------------------
 
 /** One page of tickets in scope, newest activity first, with the list filters and an optional search. */
+/** The columns a list shows of each ticket (and a search needs to find its documents). */
+const LIST_COLUMNS = [
+  'tickets.id',
+  'tickets.server_id',
+  'tickets.subject_id',
+  'tickets.number',
+  'tickets.name',
+  'tickets.author_id',
+  'tickets.assignee_id',
+  'tickets.state',
+  'tickets.created_at',
+  'tickets.last_activity_at',
+  'tickets.closed_at',
+  'tickets.closed_by',
+  'tickets.close_reason',
+  'tickets.close_force',
+  'tickets.search_key',
+  'tickets.last_message_id',
+  'tickets.last_message_author',
+  'tickets.last_message_at',
+  'tickets.last_message_preview',
+  'tickets.attendees',
+] as const;
+export type ListRow = Pick<TicketRow, (typeof LIST_COLUMNS)[number] extends `tickets.${infer C extends keyof TicketRow}` ? C : never>;
+
 /** The tickets someone is a member of (every ticket they opened among them). */
 async function countMemberships(db: Db, userId: string): Promise<number> {
   const row = await db.selectFrom('ticket_members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
@@ -323,7 +348,7 @@ export async function pageTickets(
   scope: TicketScope,
   filters: TicketListQuery,
   terms: string[] | null,
-): Promise<{ rows: TicketRow[]; total: number }> {
+): Promise<{ rows: ListRow[]; total: number }> {
   let query = db.selectFrom('tickets').where('tickets.deleted', '=', 0);
   // A server's list is read off its index of live tickets. Every author is a member of their
   // ticket, so a member's own list is their memberships, read off their index by activity.
@@ -362,7 +387,7 @@ export async function pageTickets(
     }
   }
   const offset = (filters.Page - 1) * filters.Amount;
-  const ordered = query.selectAll('tickets').orderBy(activity, 'desc').orderBy(tie, 'desc').offset(offset).limit(filters.Amount);
+  const ordered = query.select(LIST_COLUMNS).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(offset).limit(filters.Amount);
   const count = () => query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   if (!terms) {
     // A server's whole list is counted by its counter, a member's by their memberships' index,
@@ -388,7 +413,7 @@ export async function pageTickets(
     .with('hits', () => hits)
     .selectFrom('hits')
     .innerJoin('tickets', 'tickets.id', 'hits.id')
-    .selectAll('tickets')
+    .select(LIST_COLUMNS)
     .select('hits.total_in_scope')
     .orderBy('tickets.last_activity_at', 'desc')
     .orderBy('tickets.id', 'desc')

@@ -92,7 +92,7 @@ export class SupportService {
   }
 
   /** The fields every shape of a ticket shares; a server or subject the database no longer has is shown by id. */
-  private base(row: repo.TicketRow, server: TicketServer | undefined, subject: TicketSubject | undefined) {
+  private base(row: repo.ListRow, server: TicketServer | undefined, subject: TicketSubject | undefined) {
     return {
       ticketId: row.id,
       number: row.number,
@@ -171,7 +171,7 @@ export class SupportService {
     };
   }
 
-  private async listItems(rows: repo.TicketRow[], terms: string[] | null): Promise<TicketListItem[]> {
+  private async listItems(rows: repo.ListRow[], terms: string[] | null): Promise<TicketListItem[]> {
     const [servers, subjects, docs] = await Promise.all([
       this.servers(rows.map((r) => r.server_id)),
       this.subjects(rows.map((r) => r.subject_id)),
