@@ -25,6 +25,7 @@ import { publicStatsMigration } from './migrations/0021-public-stats';
 import { botTextDefaultsMigration } from './migrations/0022-bot-text-defaults';
 import { serverStatsMigration } from './migrations/0023-server-stats';
 import { ticketListColumnsMigration } from './migrations/0024-ticket-list-columns';
+import { serverSearchIndexMigration } from './migrations/0025-server-search-index';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -52,6 +53,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0022-bot-text-defaults': botTextDefaultsMigration,
   '0023-server-stats': serverStatsMigration,
   '0024-ticket-list-columns': ticketListColumnsMigration,
+  '0025-server-search-index': serverSearchIndexMigration,
 };
 
 /**
