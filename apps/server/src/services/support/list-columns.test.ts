@@ -4,6 +4,7 @@ import type { PagedResult, Subject, Ticket, TicketListItem, TicketMessage } from
 import { migrateToLatest } from '../../db/migrate';
 import { ADMIN_KEY, bearer, createTestApp, engines, freshDatabase, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
+import { legacyMessage, legacyTicket } from '../../test/legacy-rows';
 
 const sandbox = useSandbox();
 const server = GUILDS.pixelForge;
@@ -80,43 +81,15 @@ describe.each(engines)('Upgrading to list columns (migration 0024) on %s', (engi
     const { db } = database;
     try {
       const at = (minute: number) => `2026-03-01T10:0${minute}:00.000Z`;
-      const ticket = (id: string, number: number, last: string | null) => ({
-        id,
-        server_id: server,
-        subject_id: 'subject',
-        number,
-        name: id,
-        author_id: USERS.eli,
-        assignee_id: null,
-        state: 'PendingStaff',
-        channel_id: null,
-        template_answers: '[]',
-        created_at: at(0),
-        last_activity_at: at(0),
-        closed_at: null,
-        closed_by: null,
-        close_reason: null,
-        close_force: null,
-        last_message_id: last,
-        search_key: null,
-        answered_at: null,
-        deleted: 0,
-      });
-      await db.insertInto('tickets').values([ticket('t1', 1, 'm3'), ticket('t2', 2, null)]).execute();
-      const message = (id: string, authorId: string, type: string, minute: number, content: string) => ({
-        id,
-        ticket_id: 't1',
-        server_id: server,
-        external_id: null,
-        author_id: authorId,
-        message_type: type,
-        body: JSON.stringify({ content, embeds: [], mentions: [], attachments: [] }),
-        history: '[]',
-        modified: 0,
-        deleted: 0,
-        deleted_at: null,
-        created_at: at(minute),
-      });
+      await db
+        .insertInto('tickets')
+        .values([
+          { ...legacyTicket('t1', 1, { created_at: at(0), last_message_id: 'm3' }), answered_at: null },
+          { ...legacyTicket('t2', 2, { created_at: at(0) }), answered_at: null },
+        ])
+        .execute();
+      const message = (id: string, authorId: string, type: string, minute: number, content: string) =>
+        legacyMessage(id, 't1', { author_id: authorId, message_type: type, created_at: at(minute), content });
       await db
         .insertInto('ticket_messages')
         .values([

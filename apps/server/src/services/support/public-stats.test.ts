@@ -3,6 +3,7 @@ import type { InjectOptions } from 'fastify';
 import type { PublicServerStats, PublicStats, ServerSettings, Subject, Ticket } from '@ticket/contracts';
 import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
+import { legacyMessage, legacyTicket } from '../../test/legacy-rows';
 import { openDatabase } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
 
@@ -111,31 +112,10 @@ describe('Counters of an installation that already has tickets', () => {
       const db = database.db;
       await migrateToLatest(db, 'sqlite', '0019-api-key-calls');
       const at = new Date().toISOString();
-      const ticketRow = (id: string, number: number, state: string) => ({
-        id,
-        server_id: server,
-        subject_id: 'subject',
-        number,
-        name: id,
-        author_id: USERS.eli,
-        assignee_id: null,
-        state,
-        channel_id: null,
-        template_answers: '[]',
-        created_at: at,
-        last_activity_at: at,
-        closed_at: null,
-        closed_by: null,
-        close_reason: null,
-        close_force: null,
-        last_message_id: null,
-        search_key: null,
-        deleted: 0,
-      });
-      await db.insertInto('tickets').values([ticketRow('t1', 1, 'PendingStaff'), ticketRow('t2', 2, 'Closed')]).execute();
+      await db.insertInto('tickets').values([legacyTicket('t1', 1, { created_at: at }), legacyTicket('t2', 2, { state: 'Closed', created_at: at })]).execute();
       await db
         .insertInto('ticket_messages')
-        .values({ id: 'm1', ticket_id: 't1', server_id: server, external_id: null, author_id: USERS.eli, message_type: 'User', body: '{}', history: '[]', modified: 0, deleted: 0, deleted_at: null, created_at: at })
+        .values(legacyMessage('m1', 't1', { author_id: USERS.eli, message_type: 'User', created_at: at }))
         .execute();
       await migrateToLatest(db, 'sqlite');
       const rows = await db.selectFrom('counters').select(['name', 'value']).orderBy('name').execute();

@@ -7,6 +7,7 @@ import { fillServerStats } from '../../db/migrations/0023-server-stats';
 import { migrateToLatest } from '../../db/migrate';
 import { ADMIN_KEY, bearer, createTestApp, engines, freshDatabase, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
+import { legacyMessage, legacyTicket } from '../../test/legacy-rows';
 
 const sandbox = useSandbox();
 const server = GUILDS.pixelForge;
@@ -103,45 +104,11 @@ describe.each(engines)('Upgrading to counted statistics (migration 0023) on %s',
     try {
       const at = (day: number, time: string) => `2026-03-0${day}T${time}.000Z`;
       await db.insertInto('servers').values({ id: server, name: 'Pixel Forge', icon: null, owner_id: null, active: 1, plan: 'free', created_at: at(1, '00:00:00'), updated_at: at(1, '00:00:00') }).execute();
-      const ticket = (id: string, number: number, state: string, created: string) => ({
-        id,
-        server_id: server,
-        subject_id: 'subject',
-        number,
-        name: id,
-        author_id: USERS.eli,
-        assignee_id: null,
-        state,
-        channel_id: null,
-        template_answers: '[]',
-        created_at: created,
-        last_activity_at: created,
-        closed_at: null,
-        closed_by: null,
-        close_reason: null,
-        close_force: null,
-        last_message_id: null,
-        search_key: null,
-        deleted: 0,
-      });
       await db
         .insertInto('tickets')
-        .values([ticket('t1', 1, 'PendingUser', at(1, '10:00:00')), ticket('t2', 2, 'Closed', at(1, '11:00:00')), ticket('t3', 3, 'PendingStaff', at(2, '09:00:00'))])
+        .values([legacyTicket('t1', 1, { state: 'PendingUser', created_at: at(1, '10:00:00') }), legacyTicket('t2', 2, { state: 'Closed', created_at: at(1, '11:00:00') }), legacyTicket('t3', 3, { created_at: at(2, '09:00:00') })])
         .execute();
-      const message = (id: string, ticketId: string, authorId: string, type: string, created: string) => ({
-        id,
-        ticket_id: ticketId,
-        server_id: server,
-        external_id: null,
-        author_id: authorId,
-        message_type: type,
-        body: '{}',
-        history: '[]',
-        modified: 0,
-        deleted: 0,
-        deleted_at: null,
-        created_at: created,
-      });
+      const message = (id: string, ticketId: string, authorId: string, type: string, created: string) => legacyMessage(id, ticketId, { author_id: authorId, message_type: type, created_at: created });
       await db
         .insertInto('ticket_messages')
         .values([
