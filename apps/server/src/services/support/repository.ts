@@ -91,11 +91,13 @@ export async function findMessage(db: Db, ticketId: string, messageId: string): 
 }
 
 /** A message by its own id or by the platform message it mirrors (what the bot runtime knows). */
+/** The message the platform knows by this id (the bot runtime reports it by that id). */
+export async function findMessageByExternalId(db: Db, ticketId: string, externalId: string): Promise<MessageRow | undefined> {
+  return db.selectFrom('ticket_messages').selectAll().where('ticket_id', '=', ticketId).where('external_id', '=', externalId).executeTakeFirst();
+}
+
 export async function findMessageByAnyId(db: Db, ticketId: string, id: string): Promise<MessageRow | undefined> {
-  return (
-    (await findMessage(db, ticketId, id)) ??
-    db.selectFrom('ticket_messages').selectAll().where('ticket_id', '=', ticketId).where('external_id', '=', id).executeTakeFirst()
-  );
+  return (await findMessage(db, ticketId, id)) ?? findMessageByExternalId(db, ticketId, id);
 }
 
 export async function updateMessage(db: Db, messageId: string, fields: Partial<MessageRow>): Promise<void> {
@@ -453,6 +455,26 @@ export async function personalSubjects(db: Db, userId: string, serverId: string,
     base.select(sql<number>`count(distinct subjects.id)`.as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
+}
+
+/** The server's subject, unless it was deleted. */
+export async function findLiveSubject(db: Db, serverId: string, subjectId: string) {
+  return db.selectFrom('subjects').select(['id', 'active']).where('server_id', '=', serverId).where('id', '=', subjectId).where('deleted', '=', 0).executeTakeFirst();
+}
+
+/** A page of the server's subjects that are not deleted, in their order, and how many there are. */
+export async function pageLiveSubjects(db: Db, serverId: string, offset: number, limit: number) {
+  const base = db.selectFrom('subjects').where('server_id', '=', serverId).where('deleted', '=', 0);
+  const [rows, total] = await Promise.all([
+    base.select(['id', 'name']).orderBy('position').offset(offset).limit(limit).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(total.n) };
+}
+
+/** What was scheduled for the ticket (a delayed close) goes when it closes. */
+export async function deleteTicketJobs(db: Db, ticketId: string): Promise<void> {
+  await db.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).execute();
 }
 
 export async function subjectCounts(db: Db, subjectId: string) {

@@ -248,13 +248,8 @@ export class SupportService {
    * checked to be this server's (TicketOpening.createTicket), never an id as a request sent it.
    */
   async create(serverId: string, request: CreateTicketRequest, channelId: string | null): Promise<Ticket> {
-    const subject = await this.db
-      .selectFrom('subjects')
-      .select(['id', 'active', 'deleted'])
-      .where('server_id', '=', serverId)
-      .where('id', '=', request.subjectId)
-      .executeTakeFirst();
-    if (!subject || subject.deleted === 1) throw new NotFoundError(`No subject ${request.subjectId} in this server`);
+    const subject = await repo.findLiveSubject(this.db, serverId, request.subjectId);
+    if (!subject) throw new NotFoundError(`No subject ${request.subjectId} in this server`);
     const ticketId = request.ticketId ?? randomUUID();
     const at = now();
     for (let attempt = 0; ; attempt++) {
@@ -313,7 +308,7 @@ export class SupportService {
         await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: update.ticketName });
       }
       if (update.subjectId !== undefined) {
-        const subject = await trx.selectFrom('subjects').select('id').where('server_id', '=', serverId).where('id', '=', update.subjectId).where('deleted', '=', 0).executeTakeFirst();
+        const subject = await repo.findLiveSubject(trx, serverId, update.subjectId);
         if (!subject) throw new BadRequestError(`No subject ${update.subjectId} in this server`, 'body.subjectId');
         fields.subject_id = update.subjectId;
         await counters.countSubjectChange(trx, row, update.subjectId);
@@ -340,7 +335,7 @@ export class SupportService {
         // (a delayed close) goes with it, in the same transaction.
         if (!(await repo.closeTicket(trx, ticketId, fields))) throw new ConflictError('The ticket is already closed');
         await counters.countOpenChange(trx, serverId, -1);
-        await trx.deleteFrom('ticket_jobs').where('ticket_id', '=', ticketId).execute();
+        await repo.deleteTicketJobs(trx, ticketId);
       } else {
         await repo.updateTicket(trx, ticketId, fields);
         if (update.closure === null && row.state === 'Closed') await counters.countOpenChange(trx, serverId, 1);
@@ -399,7 +394,7 @@ export class SupportService {
       if (!row) throw new NotFoundError(`No ticket ${ticketId} in this server`);
       if (request.externalId) {
         // Reported again (the bot runtime reports at least once): the message recorded the first time.
-        const seen = await trx.selectFrom('ticket_messages').select('id').where('ticket_id', '=', ticketId).where('external_id', '=', request.externalId).executeTakeFirst();
+        const seen = await repo.findMessageByExternalId(trx, ticketId, request.externalId);
         if (seen) {
           id = seen.id;
           return;
@@ -544,12 +539,8 @@ export class SupportService {
   // --- Subjects -------------------------------------------------------------------------------
 
   async supportSubjects(serverId: string, page: number, amount: number): Promise<PagedResult<SubjectShort>> {
-    const base = this.db.selectFrom('subjects').where('server_id', '=', serverId).where('deleted', '=', 0);
-    const [rows, total] = await Promise.all([
-      base.select(['id', 'name']).orderBy('position').offset((page - 1) * amount).limit(amount).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return pageOf(rows.map((r) => ({ subjectId: r.id, serverId, name: r.name, deleted: false })), page, amount, Number(total.n));
+    const { rows, total } = await repo.pageLiveSubjects(this.db, serverId, (page - 1) * amount, amount);
+    return pageOf(rows.map((r) => ({ subjectId: r.id, serverId, name: r.name, deleted: false })), page, amount, total);
   }
 
   async subjectCount(subjectId: string): Promise<SubjectTicketCount> {
