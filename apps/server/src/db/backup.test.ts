@@ -83,7 +83,7 @@ describe('SQLite backup', () => {
     for (let t = 0; t < 12; t++) {
       const ticketId = await open(`ticket-${t}`);
       tickets.push(ticketId);
-      for (let m = 0; m < 4; m++) messages.push({ ticketId, messageId: await say(ticketId, `message ${m} of ticket ${t}: ${'lorem ipsum '.repeat(40)}`) });
+      for (let m = 0; m < 4; m++) messages.push({ ticketId, messageId: await say(ticketId, `message ${m} of ticket ${t}: ${'I was charged twice for my order, please refund the second payment. '.repeat(7)}`) });
     }
 
     // A stream of writes, one after another, that goes on until the backup is done: new messages,

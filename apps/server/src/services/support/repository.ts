@@ -137,8 +137,10 @@ export async function findSubjects(db: Db, ids: string[]) {
   return ids.length ? db.selectFrom('subjects').select(['id', 'name']).where('id', 'in', [...new Set(ids)]).execute() : [];
 }
 
+/** How much of the newest message's text a list shows. */
+const PREVIEW_LENGTH = 200;
+
 /** What a list shows of a ticket's newest message, kept on the ticket's row (migration 0024). */
-export const PREVIEW_LENGTH = 200;
 export function lastMessageFields(message: Pick<MessageRow, 'id' | 'author_id' | 'created_at'> & { content: string } | null) {
   return {
     last_message_id: message?.id ?? null,
