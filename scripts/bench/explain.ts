@@ -1,7 +1,8 @@
 /**
  * The plans of statements the API sent while answering one request (recorded by bench/server.ts):
  * PostgreSQL: EXPLAIN (ANALYZE, BUFFERS), each in a transaction rolled back after, so a write
- * among them (a session's last use) changes nothing; SQLite: EXPLAIN QUERY PLAN.
+ * among them (a session's last use) changes nothing; SQLite: EXPLAIN QUERY PLAN and, for a read, its
+ * mean time over 20 runs.
  */
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -20,6 +21,7 @@ export async function printPlans(engine: Engine, url: string, title: string, que
       if (!/^\s*(select|with|insert|update|delete)\b/i.test(query.sql)) continue;
       if (sqlite) {
         const plan = sqlite.prepare(`explain query plan ${query.sql}`).all(...query.parameters) as { id: number; parent: number; detail: string }[];
+        if (/^\s*(select|with)\b/i.test(query.sql)) console.log(`-- ${sqliteTime(sqlite, query).toFixed(3)} ms (mean of 20 runs)`);
         const depth = new Map<number, number>([[0, 0]]);
         for (const step of plan) {
           depth.set(step.id, (depth.get(step.parent) ?? 0) + 1);
@@ -39,4 +41,13 @@ export async function printPlans(engine: Engine, url: string, title: string, que
     sqlite?.close();
     await client?.end();
   }
+}
+
+/** SQLite: the mean time of a read over 20 runs after a first, in milliseconds. */
+function sqliteTime(sqlite: SQLite.Database, query: RecordedQuery): number {
+  const statement = sqlite.prepare(query.sql);
+  statement.all(...query.parameters);
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < 20; i++) statement.all(...query.parameters);
+  return Number(process.hrtime.bigint() - start) / 20e6;
 }

@@ -24,7 +24,10 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
     void built.services.auth.apiKeyCalls.sweep().catch(() => undefined);
   }, 3600_000);
   purge.unref();
-  // Retention is computed from stored timestamps: a sweep missed while the process was down is made up by the next one.
+  // Retention is computed from stored timestamps: a sweep missed while the process was down is made
+  // up by the next one. Each sweep below is done by one process at a time (a lease in the database),
+  // and each job (a delayed close, a delivery) is claimed for a while and removed once done, so work
+  // a process was killed in the middle of is taken up by another.
   const sweepFiles = () => void built.services.files.sweepRetention(new Date()).catch((error: unknown) => built.app.log.warn({ err: error }, 'file sweep failed'));
   const sweep = config.services.includes('files') ? setInterval(sweepFiles, 600_000) : undefined;
   sweep?.unref();
@@ -42,6 +45,11 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   const lapsing = config.services.includes('payment') ? setInterval(endLapsed, 600_000) : undefined;
   lapsing?.unref();
   if (lapsing) endLapsed();
+  // A plan change is told to the white-label bots after its commit: one a process died before telling is made up here.
+  const stopOffPlan = () => void built.services.deployment.stopOffPlan().catch((error: unknown) => built.app.log.warn({ err: error }, 'stopping white-label bots off their plan failed'));
+  const offPlan = config.services.includes('deployment') ? setInterval(stopOffPlan, 600_000) : undefined;
+  offPlan?.unref();
+  if (offPlan) stopOffPlan();
   // Webhook deliveries wait in the database (the outbox): what fell due while the process was down goes now.
   let sending = false;
   const sendWebhooks = () => {
@@ -59,6 +67,7 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   const close = () => {
     clearInterval(purge);
     clearInterval(lapsing);
+    clearInterval(offPlan);
     clearInterval(sweep);
     clearInterval(automation);
     clearInterval(webhooks);

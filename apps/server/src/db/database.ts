@@ -5,6 +5,7 @@ import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type Sqli
 import pg from 'pg';
 import type { DB } from './schema';
 import { migrateToLatest } from './migrate';
+import { scopedIndexText } from './search-terms';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -60,6 +61,8 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     sqlite.pragma('busy_timeout = 5000');
     // Pages kept in memory (32 MB, SQLite's default is 2 MB): a list reads rows all over the tables.
     sqlite.pragma('cache_size = -32768');
+    // What the search index holds of a text (migration 0026 fills the index with it).
+    sqlite.function('search_index_text', { deterministic: true }, (serverId: unknown, body: unknown) => scopedIndexText(String(serverId), String(body ?? '')));
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     database = {
       db,

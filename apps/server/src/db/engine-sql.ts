@@ -1,5 +1,7 @@
-import { sql, type RawBuilder } from 'kysely';
-import type { Engine } from './database';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { supportsRowLocks, type Engine } from './database';
+import { scopedWords } from './search-terms';
+import type { DB } from './schema';
 
 /*
  * SQL that SQLite and PostgreSQL write differently, so that repositories keep one code for both
@@ -7,15 +9,47 @@ import type { Engine } from './database';
  */
 
 /**
- * A predicate on `ticket_search` that holds when a document contains every term. PostgreSQL also
- * narrows to a server here, given one; SQLite narrows by the server's rowid range instead (see
- * services/support/repository.ts), and its index holds the text alone, so the terms only ever
- * match the text.
+ * A predicate on `ticket_search` that holds when a document of one of these servers contains every
+ * term (words as db/search-terms.ts makes them). Each server's words are looked up under its own
+ * scope, so the engine reads those servers' postings only. Two servers may share a scope: callers
+ * keep the documents of the tickets they want (by ticket, or by ticket key on SQLite), which they
+ * do anyway.
  */
-export function matchPredicate(engine: Engine, terms: string[], serverId?: string): RawBuilder<boolean> {
+export function matchPredicate(engine: Engine, terms: string[], serverIds: string[]): RawBuilder<boolean> {
+  if (serverIds.length === 0 || terms.length === 0) return sql<boolean>`1 = 0`;
   if (engine === 'postgres') {
-    const match = sql<boolean>`ticket_search.tsv @@ to_tsquery('simple', ${terms.join(' & ')})`;
-    return serverId ? sql<boolean>`(${match} and ticket_search.server_id = ${serverId})` : match;
+    // Lexemes as written, quoted: nothing parses or normalises them again.
+    const lexeme = (w: string) => `'${w.replace(/'/g, "''")}'`;
+    const query = serverIds.map((id) => `(${scopedWords(id, terms).map(lexeme).join(' & ')})`).join(' | ');
+    return sql<boolean>`ticket_search.tsv @@ ${query}::tsquery`;
   }
-  return sql<boolean>`ticket_search match ${terms.map((t) => `"${t}"`).join(' AND ')}`;
+  const query = serverIds.map((id) => `(${scopedWords(id, terms).map((w) => `"${w}"`).join(' AND ')})`).join(' OR ');
+  return sql<boolean>`ticket_search match ${query}`;
+}
+
+/** What a claim sets on the rows it takes: the runner's token and until when it holds them. */
+export interface RowClaim {
+  token: string;
+  until: string;
+}
+
+/**
+ * Claims up to `limit` rows of a job table that are free, in `order`, for one runner: each row
+ * taken gets the claim's token and time. PostgreSQL skips rows another runner is claiming at the
+ * same moment (`for update skip locked`); SQLite has one writer at a time, so the update alone
+ * claims.
+ */
+export async function claimRows<T>(
+  db: Kysely<DB>,
+  table: 'ticket_jobs' | 'webhook_deliveries',
+  free: RawBuilder<boolean>,
+  order: string,
+  claim: RowClaim,
+  limit: number,
+): Promise<T[]> {
+  const lock = supportsRowLocks(db) ? sql` for update skip locked` : sql``;
+  const { rows } = await sql<T>`update ${sql.table(table)} set claimed_until = ${claim.until}, claim_token = ${claim.token}
+    where id in (select id from ${sql.table(table)} where ${free} order by ${sql.ref(order)} limit ${limit}${lock})
+    returning *`.execute(db);
+  return rows;
 }

@@ -26,6 +26,8 @@ import { botTextDefaultsMigration } from './migrations/0022-bot-text-defaults';
 import { serverStatsMigration } from './migrations/0023-server-stats';
 import { ticketListColumnsMigration } from './migrations/0024-ticket-list-columns';
 import { serverSearchIndexMigration } from './migrations/0025-server-search-index';
+import { scopedSearchWordsMigration } from './migrations/0026-scoped-search-words';
+import { jobLeasesMigration } from './migrations/0027-job-leases';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -54,6 +56,8 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0023-server-stats': serverStatsMigration,
   '0024-ticket-list-columns': ticketListColumnsMigration,
   '0025-server-search-index': serverSearchIndexMigration,
+  '0026-scoped-search-words': scopedSearchWordsMigration,
+  '0027-job-leases': jobLeasesMigration,
 };
 
 /**

@@ -309,6 +309,7 @@ export interface DB {
   server_supporter_daily: ServerSupporterDailyTable;
   files: FilesTable;
   ticket_jobs: TicketJobsTable;
+  leases: LeasesTable;
   platform_events: PlatformEventsTable;
   subscriptions: SubscriptionsTable;
   checkout_sessions: CheckoutSessionsTable;
@@ -337,6 +338,16 @@ export interface TicketJobsTable {
   actor_id: string;
   reason: string | null;
   created_at: string;
+  /** While a process runs the job: until when its claim holds, and whose it is (migration 0027). */
+  claimed_until: string | null;
+  claim_token: string | null;
+}
+
+/** A named piece of background work and the process doing it until `until` (migration 0027). */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  until: string;
 }
 
 

@@ -97,3 +97,16 @@ export async function botOfApplication(db: Db, clientId: string): Promise<Pick<W
 export async function runningBots(db: Db): Promise<WhitelabelRow[]> {
   return db.selectFrom('whitelabel_bots').selectAll().where('status', '=', 'Running').where('deleted_at', 'is', null).where('token_sealed', 'is not', null).execute();
 }
+
+/** Servers whose (not removed) bot is meant to run although their plan (one of `plans` or none) has no white-label bots. */
+export async function serversRunningOffPlan(db: Db, plans: string[]): Promise<string[]> {
+  const rows = await db
+    .selectFrom('whitelabel_bots')
+    .leftJoin('servers', 'servers.id', 'whitelabel_bots.server_id')
+    .select('whitelabel_bots.server_id')
+    .where('whitelabel_bots.deleted_at', 'is', null)
+    .where('whitelabel_bots.status', '!=', 'NotRunning')
+    .where((eb) => eb.or([eb('servers.plan', 'is', null), eb('servers.plan', 'not in', plans)]))
+    .execute();
+  return rows.map((row) => row.server_id);
+}

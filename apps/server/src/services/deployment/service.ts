@@ -13,6 +13,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { PlatformConfig } from '../../config';
 import { isUniqueViolation, now } from '../../db/database';
+import { withLease } from '../../db/leases';
 import type { DB } from '../../db/schema';
 import { BadRequestError, ConflictError, LimitReachedError, NotFoundError } from '../../http/errors';
 import type { Caller } from '../../http/route';
@@ -41,6 +42,11 @@ export interface DeploymentDependencies {
   /** Who a token belongs to; the platform's REST API unless a test says otherwise. */
   identify?: (token: string) => Promise<BotIdentity>;
 }
+
+export const OFF_PLAN_LEASE = 'deployment.off-plan';
+const WHITELABEL_PLANS = Object.values(PLANS)
+  .filter((plan) => plan.features.whitelabel)
+  .map((plan) => plan.type as string);
 
 const planName = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
 const ENTERPRISE = planName(Object.values(PLANS).find((p) => p.features.whitelabel)?.type ?? 'enterprise');
@@ -201,6 +207,20 @@ export class DeploymentService {
       const row = await repo.updateBot(this.db, serverId, stop, { bumpRevision: true, now: at });
       if (row) await this.notify(row, 'status');
     }
+  }
+
+  /**
+   * What plansChanged does, for bots whose server left the plan while no one heard it: the change
+   * is committed before it is told, so a process that dies in between leaves its bot meant to run.
+   * Run now and then by every process; one at a time does it (a lease), so each bot stops once.
+   */
+  async stopOffPlan(): Promise<number> {
+    const stopped = await withLease(this.db, OFF_PLAN_LEASE, 5 * 60_000, async () => {
+      const serverIds = await repo.serversRunningOffPlan(this.db, WHITELABEL_PLANS);
+      await this.plansChanged(serverIds.map((serverId) => ({ serverId, from: 'enterprise', to: 'free' })));
+      return serverIds.length;
+    });
+    return stopped ?? 0;
   }
 
   // --- The runner's reports -----------------------------------------------------------------

@@ -12,6 +12,7 @@ import { DEFAULT_FILE_TYPES, type FilesConfig } from '../../config';
 import { now } from '../../db/database';
 import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
+import { RETENTION_LEASE } from './service';
 import { insertTicket } from './test-tickets';
 
 const sandbox = useSandbox();
@@ -626,6 +627,20 @@ describe.each(engines)('files service on %s', (engine) => {
       expect(await sweep('2025-01-10T00:00:00.000Z')).toEqual({ expired: 0, purged: 0 });
       expect(await sweep('2025-01-10T00:00:02.000Z')).toEqual({ expired: 1, purged: 1 });
       expect((await rows()).map((r) => r.id)).toEqual([kept.fileId]);
+    });
+
+    it('sweeps in one process at a time, and after one that died holding the sweep once its lease has passed', async () => {
+      await setSubject(billing.subjectId, 'files.retentionTime', { time: 7, unit: 'days' });
+      const old = [await stored(text(10), { name: 'a.txt' }), await stored(text(10), { name: 'b.txt' })];
+      for (const file of old) await uploadedAt(file.fileId, '2025-01-01T00:00:00.000Z');
+      const at = new Date('2025-01-10T00:00:00.000Z');
+      await db().insertInto('leases').values({ name: RETENTION_LEASE, holder: 'killed', until: new Date(Date.now() + 60_000).toISOString() }).execute();
+      expect(await ctx.built.services.files.sweepRetention(at)).toEqual({ expired: 0, purged: 0 });
+      expect(await rows()).toHaveLength(2);
+      await db().updateTable('leases').set({ until: new Date(Date.now() - 1000).toISOString() }).execute();
+      const sweeps = await Promise.all([ctx.built.services.files.sweepRetention(at), ctx.built.services.files.sweepRetention(at)]);
+      expect(sweeps.map((s) => s.expired).sort()).toEqual([0, 2]);
+      expect(await rows()).toEqual([]);
     });
 
     it('finishes deletions a crash interrupted, removes files of deleted tickets and stale temporary uploads', async () => {

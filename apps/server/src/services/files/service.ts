@@ -16,6 +16,7 @@ import {
 } from '@ticket/contracts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
+import { withLease } from '../../db/leases';
 import type { DB } from '../../db/schema';
 import { AppError, BadRequestError, ForbiddenError, LimitReachedError, NotFoundError, UnauthorizedError, UpstreamError } from '../../http/errors';
 import { ROLE_RANK, type AuthResolver, type Caller } from '../../http/route';
@@ -50,6 +51,9 @@ export interface FileDownload {
 
 const HEAD_BYTES = 16;
 const PURGE_BATCH = 200;
+export const RETENTION_LEASE = 'files.retention';
+/** Long enough for a sweep's deletions in storage; a process that died holding it blocks the sweep no longer. */
+const RETENTION_LEASE_MS = 30 * 60_000;
 /** Temporary uploads older than this were left by a crash. */
 const STALE_TEMPORARY_MS = 24 * 3600_000;
 const UNIT_MS: Record<TimeSpan['unit'], number> = { seconds: 1000, minutes: 60_000, hours: 3600_000, days: 86_400_000 };
@@ -467,8 +471,13 @@ export class FilesService {
   /**
    * Deletes files older than their subject's retention time and files of deleted tickets, and
    * finishes deletions a failure or a restart interrupted. Everything is computed from stored timestamps, so a missed run loses nothing.
+   * One process sweeps at a time; the others find the lease taken and answer nothing done.
    */
   async sweepRetention(now: Date = this.clock()): Promise<{ expired: number; purged: number }> {
+    return (await withLease(this.db, RETENTION_LEASE, RETENTION_LEASE_MS, () => this.sweep(now))) ?? { expired: 0, purged: 0 };
+  }
+
+  private async sweep(now: Date): Promise<{ expired: number; purged: number }> {
     const pairs = await repo.subjectsWithFiles(this.db);
     const subjects = new Map((await this.settings.subjectsBulk([...new Set(pairs.map((p) => p.subject_id))])).map((s) => [s.subjectId, s]));
     const at = now.toISOString();

@@ -388,15 +388,22 @@ export class PaypalPayments {
     });
   }
 
-  /** Ends the PayPal subscriptions cancelled for the end of a period that is over; run now and then, and at start-up. */
+  /**
+   * Ends the PayPal subscriptions cancelled for the end of a period that is over; run now and then,
+   * and at start-up, by any number of processes: each subscription ends once, in the transaction
+   * that applies the server's plan, so a process killed half-way leaves it for the next run.
+   */
   async endLapsed(at: Date = new Date()): Promise<number> {
-    const lapsed = await repo.listLapsedPaypal(this.db, toTimestamp(at));
-    for (const row of lapsed) {
-      await this.inPlanTransaction(async (trx) => {
-        await repo.updateSubscription(trx, row.id, { state: 'canceled' });
+    const when = toTimestamp(at);
+    let ended = 0;
+    for (const row of await repo.listLapsedPaypal(this.db, when)) {
+      const mine = await this.inPlanTransaction(async (trx) => {
+        if (!(await repo.endLapsedPaypal(trx, row.id, when))) return false;
         if (row.server_id) await applyPlan(trx, row.server_id);
+        return true;
       });
+      if (mine) ended += 1;
     }
-    return lapsed.length;
+    return ended;
   }
 }

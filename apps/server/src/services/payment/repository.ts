@@ -71,6 +71,24 @@ export async function listLapsedPaypal(db: Db, at: string): Promise<Subscription
     .execute();
 }
 
+/**
+ * Ends a PayPal subscription whose cancelled period is over, if it still is one: false when another
+ * process ended it first (its update waits for the other's commit on PostgreSQL, then finds the
+ * row changed), so each ends once.
+ */
+export async function endLapsedPaypal(db: Db, id: string, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('subscriptions')
+    .set({ state: 'canceled', updated_at: now() })
+    .where('id', '=', id)
+    .where('provider', '=', 'paypal')
+    .where('state', '=', 'active')
+    .where('cancel_at_period_end', '=', 1)
+    .where('current_period_end', '<=', at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** The subscription goes with its receipts, checkout sessions and plan changes. */
 export async function deleteSubscriptionAndHistory(db: Db, subscriptionId: string): Promise<void> {
   await db.deleteFrom('receipts').where('subscription_id', '=', subscriptionId).execute();

@@ -1,6 +1,7 @@
 import { PLANS, type WebhookDeliveryStatus } from '@ticket/contracts';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { supportsRowLocks } from '../../db/database';
+import { claimRows, type RowClaim } from '../../db/engine-sql';
 import type { DB, WebhookDeliveriesTable, WebhookEndpointsTable } from '../../db/schema';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -123,49 +124,15 @@ export async function findDelivery(db: Db, serverId: string, endpointId: string,
 }
 
 /** What a claim sets: the runner's token and how long it holds the delivery. */
-export interface Claim {
-  token: string;
-  until: string;
-}
+export type Claim = RowClaim;
 
 /**
  * Claims up to `limit` pending deliveries due at `at` and not held by another runner (or whose
- * runner's lease ran out). PostgreSQL skips the rows another runner is claiming at the same
- * moment (FOR UPDATE SKIP LOCKED); SQLite runs one write at a time, and the update's own
- * conditions decide. Either way a delivery is claimed by one runner only.
+ * runner's lease ran out), each for one runner only (see claimRows).
  */
 export async function claimDue(db: Kysely<DB>, at: string, claim: Claim, limit: number): Promise<DeliveryRow[]> {
-  if (supportsRowLocks(db)) {
-    const { rows } = await sql<DeliveryRow>`
-      with due as materialized (
-        select id from webhook_deliveries
-        where status = 'pending' and next_attempt_at <= ${at} and (claimed_until is null or claimed_until <= ${at})
-        order by next_attempt_at
-        limit ${limit}
-        for update skip locked
-      )
-      update webhook_deliveries set claimed_until = ${claim.until}, claim_token = ${claim.token}
-      from due where webhook_deliveries.id = due.id
-      returning webhook_deliveries.*`.execute(db);
-    return rows;
-  }
-  return db
-    .updateTable('webhook_deliveries')
-    .set({ claimed_until: claim.until, claim_token: claim.token })
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', at)
-        .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', at)]))
-        .orderBy('next_attempt_at')
-        .limit(limit),
-    )
-    .where('status', '=', 'pending')
-    .where((w) => w.or([w('claimed_until', 'is', null), w('claimed_until', '<=', at)]))
-    .returningAll()
-    .execute();
+  const free = sql<boolean>`status = 'pending' and next_attempt_at <= ${at} and (claimed_until is null or claimed_until <= ${at})`;
+  return claimRows<DeliveryRow>(db, 'webhook_deliveries', free, 'next_attempt_at', claim, limit);
 }
 
 /** Claims one delivery if it is pending and free (an attempt asked for now: a test, a redelivery). */

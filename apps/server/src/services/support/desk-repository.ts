@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { now } from '../../db/database';
+import { claimRows, type RowClaim } from '../../db/engine-sql';
 import type { DB, TicketJobsTable } from '../../db/schema';
 import type { TicketRow } from './repository';
 
@@ -122,15 +123,18 @@ export async function findScheduledClose(db: Db, ticketId: string): Promise<Tick
   return db.selectFrom('ticket_jobs').selectAll().where('ticket_id', '=', ticketId).where('kind', '=', 'close').executeTakeFirst();
 }
 
-/** Jobs whose time has come, the earliest first. */
-export async function dueJobs(db: Db, at: Date, limit = 100): Promise<TicketJobRow[]> {
-  return db.selectFrom('ticket_jobs').selectAll().where('run_at', '<=', at.toISOString()).orderBy('run_at').limit(limit).execute();
+/**
+ * Claims up to `limit` jobs whose time has come by `at` and that no runner holds (or whose
+ * runner's claim has passed: it died or hung), the earliest first, each for one runner only.
+ */
+export async function claimDueJobs(db: Kysely<DB>, at: string, claim: RowClaim, limit: number): Promise<TicketJobRow[]> {
+  const free = sql<boolean>`run_at <= ${at} and (claimed_until is null or claimed_until <= ${at})`;
+  return claimRows<TicketJobRow>(db, 'ticket_jobs', free, 'run_at', claim, limit);
 }
 
-/** Claims a job by removing it: true for the one process that removed it. */
-export async function takeJob(db: Db, jobId: string): Promise<boolean> {
-  const taken = await db.deleteFrom('ticket_jobs').where('id', '=', jobId).executeTakeFirst();
-  return Number(taken.numDeletedRows) !== 0;
+/** The job ran: it goes, unless another runner has claimed it since (its own claim had passed). */
+export async function finishJob(db: Db, jobId: string, token: string): Promise<void> {
+  await db.deleteFrom('ticket_jobs').where('id', '=', jobId).where('claim_token', '=', token).execute();
 }
 
 // --- Gateway events (platform_events) -----------------------------------------------------------

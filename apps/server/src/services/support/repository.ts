@@ -3,6 +3,7 @@ import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
 import { matchPredicate } from '../../db/engine-sql';
+import { scopedIndexText } from '../../db/search-terms';
 import { readServerTotals } from './stats-repository';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -174,15 +175,14 @@ export async function refreshLastMessage(db: Db, ticketId: string): Promise<void
 /*
  * SQLite's layout (migration 0009): a document's rowid is its ticket's search_key × 2^16 plus its
  * number within the ticket, and a ticket's search_key is its server's base × 2^23 plus the ticket's
- * number. So one server's documents are one rowid range (which FTS5 seeks to), and one ticket's a
- * smaller range inside it. Rowids reach 2^63, beyond a JavaScript number's exact integers: they
+ * number. So one ticket's documents are one rowid range, and a matching document names its ticket
+ * (the words themselves are scoped by server, migration 0026). Rowids reach 2^63, beyond a JavaScript number's exact integers: they
  * are only ever computed by SQLite, from keys (below 2^47) cast to integers, and constants inlined
  * as literals (a bound JavaScript number is a REAL to SQLite).
  */
 const DOC_BITS = 16;
 const NUMBER_BITS = 23;
 const DOCS_PER_TICKET = sql.lit(2 ** DOC_BITS);
-const SERVER_SPAN = sql.lit(2 ** (DOC_BITS + NUMBER_BITS));
 
 /** The server part of a ticket's search key (its server's base). */
 const baseOf = (key: number) => Math.floor(key / 2 ** NUMBER_BITS);
@@ -192,12 +192,6 @@ const firstDoc = (key: number) => sql<number>`cast(${key} as integer) * ${DOCS_P
 
 /** Rowids of the ticket with this key: its range of 2^16 documents. */
 const inTicketRange = (key: number) => sql<boolean>`ticket_search.rowid between ${firstDoc(key)} and ${firstDoc(key)} + ${DOCS_PER_TICKET} - 1`;
-
-/** Rowids of one server's documents; no range (nothing found) for a server without tickets. */
-const inServerRange = (serverId: string) => {
-  const first = sql<number>`(select base from search_bases where server_id = ${serverId}) * ${SERVER_SPAN}`;
-  return sql<boolean>`ticket_search.rowid between ${first} and ${first} + ${SERVER_SPAN} - 1`;
-};
 
 async function searchKey(db: Db, ticketId: string): Promise<number | null> {
   const row = await db.selectFrom('tickets').select('search_key').where('id', '=', ticketId).executeTakeFirst();
@@ -222,8 +216,8 @@ export async function putSearchDoc(db: Db, engine: Engine, doc: SearchDoc): Prom
   await removeRangedDoc(db, key, doc.kind, doc.ref_id);
   if (doc.body.trim() === '') return;
   const next = sql`coalesce(max(ticket_search.rowid) + 1, ${firstDoc(key)})`;
-  await sql`insert into ticket_search (rowid, ticket_id, server_id, kind, ref_id, body)
-    select ${next}, ${doc.ticket_id}, ${doc.server_id}, ${doc.kind}, ${doc.ref_id}, ${doc.body}
+  await sql`insert into ticket_search (rowid, ticket_id, server_id, kind, ref_id, body, words)
+    select ${next}, ${doc.ticket_id}, ${doc.server_id}, ${doc.kind}, ${doc.ref_id}, ${doc.body}, ${scopedIndexText(doc.server_id, doc.body)}
     from ticket_search where ${inTicketRange(key)}
     having ${next} < ${firstDoc(key)} + ${DOCS_PER_TICKET}`.execute(db);
 }
@@ -267,10 +261,10 @@ function firstOfEach<T, K>(items: T[], groupOf: (item: T) => K, n: number): T[] 
  * (per server: a page of one server's tickets is one range, usually a narrow one), then the text
  * of the few it keeps. Rowids themselves stay in SQLite (they pass 2^53); keys and numbers do not.
  */
-export async function matchingDocs(db: Db, engine: Engine, tickets: Pick<TicketRow, 'id' | 'search_key'>[], terms: string[], perTicket = 3) {
+export async function matchingDocs(db: Db, engine: Engine, tickets: Pick<TicketRow, 'id' | 'server_id' | 'search_key'>[], terms: string[], perTicket = 3) {
   const columns = ['ticket_id', 'kind', 'ref_id', 'body'] as const;
   if (tickets.length === 0) return [];
-  const match = matchPredicate(engine, terms);
+  const match = matchPredicate(engine, terms, [...new Set(tickets.map((t) => t.server_id))]);
   if (engine !== 'sqlite') {
     const rows = await db.selectFrom('ticket_search').select(columns).where(match).where('ticket_id', 'in', tickets.map((t) => t.id)).execute();
     return firstOfEach(rows, (r) => r.ticket_id, perTicket);
@@ -343,6 +337,18 @@ async function countMemberships(db: Db, userId: string): Promise<number> {
   return Number(row.n);
 }
 
+/** The servers where someone is a member of a ticket. */
+async function memberServers(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('ticket_members as mine')
+    .innerJoin('tickets', 'tickets.id', 'mine.ticket_id')
+    .select('tickets.server_id')
+    .distinct()
+    .where('mine.user_id', '=', userId)
+    .execute();
+  return rows.map((r) => r.server_id);
+}
+
 /** The filters of a list query, without its paging. */
 const filtersOf = ({ Page: _page, Amount: _amount, ...filters }: TicketListQuery) => filters;
 
@@ -375,19 +381,15 @@ export async function pageTickets(
   if (filters.Active === false) query = query.where('tickets.state', '=', 'Closed');
   if (filters.HideResolved === true) query = query.where('tickets.state', 'not in', ['Closed', 'AutoClose']);
   if (terms) {
-    const match = matchPredicate(engine, terms, 'serverId' in scope ? scope.serverId : undefined);
+    // The words are looked up in the servers the list can show (a member's: those of their tickets);
+    // the list's own conditions keep the matching documents of its tickets.
+    const servers = 'serverId' in scope ? [scope.serverId] : filters.Server ? [filters.Server] : await memberServers(db, scope.userId);
+    const match = matchPredicate(engine, terms, servers);
     if (engine !== 'sqlite') {
       query = query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_search').select('ticket_search.ticket_id').where(match));
-    } else if ('serverId' in scope) {
-      // FTS5 reads this server's rowid range alone; a document's ticket is its rowid without the document bits.
-      query = query.where(
-        sql<boolean>`tickets.search_key in (select distinct ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${match} and ${inServerRange(scope.serverId)})`,
-      );
     } else {
-      // A member's own tickets are few: each is looked up in its own range.
-      query = query.where(
-        sql<boolean>`exists (select 1 from ticket_search where ${match} and ticket_search.rowid between tickets.search_key * ${DOCS_PER_TICKET} and tickets.search_key * ${DOCS_PER_TICKET} + ${DOCS_PER_TICKET} - 1)`,
-      );
+      // A document's ticket is its rowid without the document bits.
+      query = query.where(sql<boolean>`tickets.search_key in (select distinct ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${match})`);
     }
   }
   const offset = (filters.Page - 1) * filters.Amount;

@@ -1,12 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import type { Subject } from '@ticket/contracts';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config';
+import { withLease } from '../../db/leases';
 import type { DB } from '../../db/schema';
 import * as deskRepo from './desk-repository';
 import type { PlatformNotices } from './platform-notices';
 import * as repo from './repository';
 import type { TicketClosing } from './ticket-closing';
 import { spanMs, spanText } from './ticket-text';
+
+/** How long a runner holds a delayed close it claimed: far more than a close takes. */
+export const JOB_CLAIM_MS = 5 * 60_000;
+const JOB_BATCH = 10;
+export const AUTO_CLOSE_LEASE = 'tickets.auto-close';
+/** How long the auto-close sweep holds its lease between batches. */
+const SWEEP_LEASE_MS = 5 * 60_000;
 
 /**
  * What closes tickets without anyone clicking: delayed closes falling due, auto-close of tickets
@@ -22,24 +31,46 @@ export class TicketJobs {
     private readonly closing: TicketClosing,
   ) {}
 
-  /** Runs the closes whose delay has passed, each once even if two processes look at the same time. */
+  /**
+   * Runs the closes whose delay has passed, each once however many processes run this: a job is
+   * claimed for JOB_CLAIM_MS and removed once its close is done, so the job of a process that died
+   * before finishing it runs again, elsewhere, once the claim has passed. A few at a time, so a
+   * claim never waits long behind the closes before it.
+   */
   async runDueJobs(at: Date = new Date()): Promise<number> {
-    const due = await deskRepo.dueJobs(this.db, at);
     let ran = 0;
-    for (const job of due) {
-      if (!(await deskRepo.takeJob(this.db, job.id))) continue;
-      await this.closing.close(job.actor_id, job.server_id, job.ticket_id, job.reason);
-      ran += 1;
+    let failed: unknown = null;
+    for (;;) {
+      const claim = { token: randomUUID(), until: new Date(at.getTime() + JOB_CLAIM_MS).toISOString() };
+      const jobs = await deskRepo.claimDueJobs(this.db, at.toISOString(), claim, JOB_BATCH);
+      for (const job of jobs) {
+        try {
+          await this.closing.close(job.actor_id, job.server_id, job.ticket_id, job.reason);
+        } catch (error) {
+          // Its claim stays: the job runs again once the claim has passed. The others go on.
+          failed ??= error;
+          continue;
+        }
+        await deskRepo.finishJob(this.db, job.id, claim.token);
+        ran += 1;
+      }
+      if (jobs.length < JOB_BATCH) break;
     }
+    if (failed) throw failed;
     return ran;
   }
 
   /**
    * Auto-close (SPEC §4): a ticket waiting for its user longer than the subject's warn time gets a
    * warning and the AutoClose state; longer than its close time, it closes. Computed from stored
-   * activity, so a sweep missed while the process was down is made up by the next one.
+   * activity, so a sweep missed while the process was down is made up by the next one. One process
+   * sweeps at a time (the others answer 0): two would warn the same ticket twice.
    */
   async sweepAutoClose(at: Date = new Date(), batch = 500): Promise<number> {
+    return (await withLease(this.db, AUTO_CLOSE_LEASE, SWEEP_LEASE_MS, (keep) => this.autoCloseAll(at, batch, keep))) ?? 0;
+  }
+
+  private async autoCloseAll(at: Date, batch: number, keep: () => Promise<void>): Promise<number> {
     const subjects = new Map<string, Subject | null>();
     let changed = 0;
     // Oldest activity first, a batch at a time (keyset), handing the event loop back in between.
@@ -53,6 +84,7 @@ export class TicketJobs {
       if (waiting.length < batch) return changed;
       const last = waiting[waiting.length - 1]!;
       after = { at: last.last_activity_at, id: last.id };
+      await keep();
       await new Promise((resolve) => setImmediate(resolve));
     }
   }

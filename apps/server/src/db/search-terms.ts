@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+
+/*
+ * The words of the search index, as both engines keep them. A word is a run of letters and
+ * digits, lower-cased, of at most MAX_WORD characters (longer runs, such as pasted keys or
+ * encoded data, are not words anyone searches for). Each indexed word is prefixed with its
+ * server's scope, so that a search in one server reads that server's postings of a word, not every
+ * server's (a common word's postings over a million tickets are millions long). Scopes of two
+ * servers may coincide; queries still narrow to their server, so that only costs time.
+ */
+
+export const MAX_WORD = 100;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The distinct words of a text, in order of first appearance. */
+export function wordsOf(text: string): string[] {
+  const words = text.toLowerCase().match(WORD) ?? [];
+  return [...new Set(words.filter((w) => w.length <= MAX_WORD))];
+}
+
+/**
+ * The server's scope: a letter and the first six hex digits of the MD5 of its id. PostgreSQL
+ * computes the same in SQL (migration 0026), so this stays in step with it.
+ */
+export function searchScope(serverId: string): string {
+  return `z${createHash('md5').update(serverId).digest('hex').slice(0, 6)}`;
+}
+
+/** The indexed form of words in a server. */
+export const scopedWords = (serverId: string, words: string[]): string[] => {
+  const scope = searchScope(serverId);
+  return words.map((w) => scope + w);
+};
+
+/** SQLite: what the index holds of a text (its distinct words, scoped), one space between words. */
+export const scopedIndexText = (serverId: string, body: string): string => scopedWords(serverId, wordsOf(body)).join(' ');
