@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serviceBasePath, type RuntimeConfig, type ServiceName } from '@ticket/contracts';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { serviceUrlVariable, type Config } from './config';
 import { openDatabase, type Database } from './db/database';
@@ -17,6 +17,7 @@ import { inlineScriptHashes } from './http/inline-scripts';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler';
 import { RateLimitedError } from './http/errors';
 import { withExamples } from './http/openapi-examples';
+import { responseSerializer } from './http/response-serializer';
 import type { AuthResolver } from './http/route';
 import { createLoader, createMemoryCache, createRedisCache, type Cache } from './platform/cache';
 import { PlatformClient } from './platform/discord';
@@ -212,7 +213,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   whitelabelChanges.onError((err) => app.log.warn({ err }, 'a white-label change notice could not be published'));
   plans.onError((err) => app.log.error({ err }, 'a plan change was not applied to a feature of the plan'));
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer(config.checkAnswers));
   const webDir = config.webDir && existsSync(path.join(config.webDir, 'index.html')) ? config.webDir : null;
   registerErrorHandler(app, { spaFallback: webDir !== null });
   app.addHook('onSend', async (request, reply) => {

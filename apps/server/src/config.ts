@@ -127,6 +127,8 @@ export interface Config {
   platformCacheTtlSeconds: number;
   /** Answers of ticket lists, searches and tickets kept in memory, in megabytes of JSON text; 0 turns the cache off. */
   listCacheMb: number;
+  /** Check every answer against its contract before sending it (CHECK_ANSWERS; tests do). */
+  checkAnswers: boolean;
   /** Operator keys that authenticate as Admin (the bot worker uses one). */
   adminKeys: string[];
   /** 32-byte key for AES-256-GCM encryption of platform tokens at rest. */
@@ -188,6 +190,7 @@ const SERVER_VARIABLES = [
   'SESSION_TTL_SECONDS',
   'PLATFORM_CACHE_TTL_SECONDS',
   'LIST_CACHE_MB',
+  'CHECK_ANSWERS',
   'RATE_LIMIT_MAX',
   'RATE_LIMIT_WINDOW_MS',
   'RATE_LIMIT_FAN_OUT_MAX',
@@ -373,6 +376,7 @@ export function loadConfig(input: Env = process.env, overrides: Partial<Config> 
     sessionTtlSeconds: int(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600),
     platformCacheTtlSeconds: int(env, 'PLATFORM_CACHE_TTL_SECONDS', 300),
     listCacheMb: int(env, 'LIST_CACHE_MB', 32),
+    checkAnswers: env.CHECK_ANSWERS === 'true',
     adminKeys: list(env.ADMIN_KEYS),
     encryptionKey: Buffer.alloc(0),
     rateLimit: {

@@ -8,24 +8,30 @@ import type { DB } from './schema';
  * engines (DESIGN.md §4).
  */
 
-/**
- * A predicate on `ticket_search` that holds when a document of one of these servers contains every
- * term (words as db/search-terms.ts makes them). Each server's words are looked up under its own
- * scope, so the engine reads those servers' postings only. Two servers may share a scope: callers
- * keep the documents of the tickets they want (by ticket, or by ticket key on SQLite), which they
- * do anyway.
+/*
+ * Search (words as db/search-terms.ts makes them). A ticket matches when its texts together hold
+ * every term, each in any of them. Each server's words are looked up under its own scope, so the
+ * engine reads those servers' postings only. Two servers may share a scope: callers keep the rows
+ * of the tickets they want (by ticket, or by ticket key on SQLite), which they do anyway.
  */
-export function matchPredicate(engine: Engine, terms: string[], serverIds: string[]): RawBuilder<boolean> {
-  if (serverIds.length === 0 || terms.length === 0) return sql<boolean>`1 = 0`;
-  if (engine === 'postgres') {
-    // Lexemes as written, quoted: nothing parses or normalises them again.
-    const lexeme = (w: string) => `'${w.replace(/'/g, "''")}'`;
-    const query = serverIds.map((id) => `(${scopedWords(id, terms).map(lexeme).join(' & ')})`).join(' | ');
-    return sql<boolean>`ticket_search.tsv @@ ${query}::tsquery`;
-  }
-  const query = serverIds.map((id) => `(${scopedWords(id, terms).map((w) => `"${w}"`).join(' AND ')})`).join(' OR ');
-  return sql<boolean>`ticket_search match ${query}`;
+
+/** A predicate on `ticket_search`: the document, of one of these servers, holds any of the terms. */
+export function documentsWithAny(engine: Engine, terms: string[], serverIds: string[]): RawBuilder<boolean> {
+  const words = serverIds.flatMap((id) => scopedWords(id, terms));
+  if (words.length === 0) return sql<boolean>`1 = 0`;
+  if (engine === 'postgres') return sql<boolean>`ticket_search.tsv @@ ${words.map(lexeme).join(' | ')}::tsquery`;
+  return sql<boolean>`ticket_search match ${words.map((w) => `"${w}"`).join(' OR ')}`;
 }
+
+/** PostgreSQL: a predicate on `ticket_words` (migration 0028): the ticket, of one of these servers, holds every term. */
+export function ticketWordsWithAll(terms: string[], serverIds: string[]): RawBuilder<boolean> {
+  if (serverIds.length === 0 || terms.length === 0) return sql<boolean>`1 = 0`;
+  const query = serverIds.map((id) => `(${scopedWords(id, terms).map(lexeme).join(' & ')})`).join(' | ');
+  return sql<boolean>`ticket_words.words @@ ${query}::tsquery`;
+}
+
+/** A lexeme of a tsquery as written, quoted: nothing parses or normalises it again. */
+const lexeme = (word: string) => `'${word.replace(/'/g, "''")}'`;
 
 /** What a claim sets on the rows it takes: the runner's token and until when it holds them. */
 export interface RowClaim {

@@ -28,6 +28,7 @@ import { ticketListColumnsMigration } from './migrations/0024-ticket-list-column
 import { serverSearchIndexMigration } from './migrations/0025-server-search-index';
 import { scopedSearchWordsMigration } from './migrations/0026-scoped-search-words';
 import { jobLeasesMigration } from './migrations/0027-job-leases';
+import { ticketWordsMigration } from './migrations/0028-ticket-words';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -58,6 +59,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0025-server-search-index': serverSearchIndexMigration,
   '0026-scoped-search-words': scopedSearchWordsMigration,
   '0027-job-leases': jobLeasesMigration,
+  '0028-ticket-words': ticketWordsMigration,
 };
 
 /**

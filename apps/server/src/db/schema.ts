@@ -208,6 +208,11 @@ export interface TicketSearchTable {
   body: string;
 }
 
+/** PostgreSQL only: the words of all a ticket's search documents (migration 0028); `words` is a tsvector. */
+export interface TicketWordsTable {
+  ticket_id: string;
+}
+
 /** SQLite only: each server's number in the search index's rowid layout (migration 0009). */
 export interface SearchBasesTable {
   server_id: string;
@@ -301,6 +306,7 @@ export interface DB {
   ticket_reactions: TicketReactionsTable;
   ticket_search: TicketSearchTable;
   search_bases: SearchBasesTable;
+  ticket_words: TicketWordsTable;
   server_changes: ServerChangesTable;
   counters: CountersTable;
   server_totals: ServerTotalsTable;

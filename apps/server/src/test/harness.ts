@@ -100,6 +100,8 @@ export function testConfig(sandbox: Sandbox, overrides: Partial<Config> = {}): C
       DISCORD_CDN_URL: `${sandbox.url}/cdn`,
       ADMIN_KEYS: ADMIN_KEY,
       LOG_LEVEL: 'silent',
+      // Every answer is checked against its contract (response-serializer.test.ts shows the unchecked writer answers the same).
+      CHECK_ANSWERS: 'true',
       WEB_DIR: '',
       PUBLIC_URL: 'http://localhost:3000',
       STRIPE_SECRET_KEY,

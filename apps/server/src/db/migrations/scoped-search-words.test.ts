@@ -12,7 +12,7 @@ import { scopedIndexText, searchScope } from '../search-terms';
 const list = { Page: 1, Amount: 10 } as TicketListQuery;
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
 
-describe.each(engines)('search words scoped by server (migration 0026) on %s', (engine) => {
+describe.each(engines)('search words scoped by server (migrations 0026, 0028) on %s', (engine) => {
   let database: Database | undefined;
   afterEach(async () => {
     await database?.destroy();
@@ -56,6 +56,14 @@ describe.each(engines)('search words scoped by server (migration 0026) on %s', (
     expect(ids((await search(GUILDS.pixelForge, ['refund'])).rows).sort()).toEqual(['forge-1', 'forge-2']);
     const docs = await repo.matchingDocs(database.db, engine, [forge2!], ['refund']);
     expect(docs.map((d) => d.body)).toEqual(['A refund, after all']);
+
+    // An edited text takes its old words with it, a removed one all of its words.
+    await repo.putSearchDoc(database.db, engine, { ticket_id: 'forge-2', server_id: GUILDS.pixelForge, kind: 'message', ref_id: 'forge-2-m2', body: 'No money back' });
+    expect(ids((await search(GUILDS.pixelForge, ['refund'])).rows)).toEqual(['forge-1']);
+    expect(ids((await search(GUILDS.pixelForge, ['money', 'login'])).rows)).toEqual(['forge-2']);
+    await repo.removeSearchDoc(database.db, engine, 'forge-2', 'message', 'forge-2-m2');
+    expect((await search(GUILDS.pixelForge, ['money'])).total).toBe(0);
+    expect(ids((await search(GUILDS.pixelForge, ['login'])).rows)).toEqual(['forge-2']);
   });
 });
 

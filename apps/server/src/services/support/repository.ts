@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
-import { matchPredicate } from '../../db/engine-sql';
+import { documentsWithAny, ticketWordsWithAll } from '../../db/engine-sql';
 import { scopedIndexText } from '../../db/search-terms';
 import { readServerTotals } from './stats-repository';
 
@@ -207,8 +207,16 @@ type SearchDoc = { ticket_id: string; server_id: string; kind: string; ref_id: s
  */
 export async function putSearchDoc(db: Db, engine: Engine, doc: SearchDoc): Promise<void> {
   if (engine !== 'sqlite') {
-    await removeSearchDoc(db, engine, doc.ticket_id, doc.kind, doc.ref_id);
-    if (doc.body.trim() !== '') await db.insertInto('ticket_search').values(doc).execute();
+    const replaced = await removeListedDoc(db, doc.ticket_id, doc.kind, doc.ref_id);
+    if (doc.body.trim() !== '') {
+      await db.insertInto('ticket_search').values(doc).execute();
+      // A new text adds its words to the ticket's; a changed one may have taken some away.
+      if (!replaced) {
+        await sql`insert into ticket_words (ticket_id, words) values (${doc.ticket_id}, ticket_search_words(${doc.server_id}, ${doc.body}))
+          on conflict (ticket_id) do update set words = ticket_words.words || excluded.words`.execute(db);
+      }
+    }
+    if (replaced) await gatherTicketWords(db, doc.ticket_id);
     return;
   }
   const key = await searchKey(db, doc.ticket_id);
@@ -227,9 +235,25 @@ async function removeRangedDoc(db: Db, key: number, kind: string, refId: string)
   await sql`delete from ticket_search where ${inTicketRange(key)} and kind = ${kind} and ref_id = ${refId}`.execute(db);
 }
 
+/** PostgreSQL: one text of a ticket leaves the index; true when there was one. */
+async function removeListedDoc(db: Db, ticketId: string, kind: string, refId: string): Promise<boolean> {
+  const removed = await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).where('kind', '=', kind).where('ref_id', '=', refId).executeTakeFirst();
+  return removed.numDeletedRows > 0n;
+}
+
+/** PostgreSQL: the ticket's words again from its documents (migration 0028), after one left. */
+async function gatherTicketWords(db: Db, ticketId: string): Promise<void> {
+  await db.deleteFrom('ticket_words').where('ticket_id', '=', ticketId).execute();
+  await sql`insert into ticket_words (ticket_id, words)
+    select s.ticket_id, array_to_tsvector(array_agg(distinct w))
+    from ticket_search s cross join unnest(tsvector_to_array(s.tsv)) as w
+    where s.ticket_id = ${ticketId}
+    group by s.ticket_id`.execute(db);
+}
+
 export async function removeSearchDoc(db: Db, engine: Engine, ticketId: string, kind: string, refId: string): Promise<void> {
   if (engine !== 'sqlite') {
-    await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).where('kind', '=', kind).where('ref_id', '=', refId).execute();
+    if (await removeListedDoc(db, ticketId, kind, refId)) await gatherTicketWords(db, ticketId);
     return;
   }
   const key = await searchKey(db, ticketId);
@@ -239,6 +263,7 @@ export async function removeSearchDoc(db: Db, engine: Engine, ticketId: string, 
 async function removeTicketDocs(db: Db, engine: Engine, ticketId: string): Promise<void> {
   if (engine !== 'sqlite') {
     await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).execute();
+    await db.deleteFrom('ticket_words').where('ticket_id', '=', ticketId).execute();
     return;
   }
   const key = await searchKey(db, ticketId);
@@ -256,7 +281,7 @@ function firstOfEach<T, K>(items: T[], groupOf: (item: T) => K, n: number): T[] 
 }
 
 /**
- * Up to `perTicket` matching documents of each of these tickets, for highlights. SQLite finds them
+ * Up to `perTicket` documents of each of these tickets holding any of the terms, for highlights. SQLite finds them
  * in two steps: which documents match, reading only the rowid range that spans the tickets' keys
  * (per server: a page of one server's tickets is one range, usually a narrow one), then the text
  * of the few it keeps. Rowids themselves stay in SQLite (they pass 2^53); keys and numbers do not.
@@ -264,7 +289,7 @@ function firstOfEach<T, K>(items: T[], groupOf: (item: T) => K, n: number): T[] 
 export async function matchingDocs(db: Db, engine: Engine, tickets: Pick<TicketRow, 'id' | 'server_id' | 'search_key'>[], terms: string[], perTicket = 3) {
   const columns = ['ticket_id', 'kind', 'ref_id', 'body'] as const;
   if (tickets.length === 0) return [];
-  const match = matchPredicate(engine, terms, [...new Set(tickets.map((t) => t.server_id))]);
+  const match = documentsWithAny(engine, terms, [...new Set(tickets.map((t) => t.server_id))]);
   if (engine !== 'sqlite') {
     const rows = await db.selectFrom('ticket_search').select(columns).where(match).where('ticket_id', 'in', tickets.map((t) => t.id)).execute();
     return firstOfEach(rows, (r) => r.ticket_id, perTicket);
@@ -384,12 +409,12 @@ export async function pageTickets(
     // The words are looked up in the servers the list can show (a member's: those of their tickets);
     // the list's own conditions keep the matching documents of its tickets.
     const servers = 'serverId' in scope ? [scope.serverId] : filters.Server ? [filters.Server] : await memberServers(db, scope.userId);
-    const match = matchPredicate(engine, terms, servers);
     if (engine !== 'sqlite') {
-      query = query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_search').select('ticket_search.ticket_id').where(match));
+      query = query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_words').select('ticket_words.ticket_id').where(ticketWordsWithAll(terms, servers)));
     } else {
-      // A document's ticket is its rowid without the document bits.
-      query = query.where(sql<boolean>`tickets.search_key in (select distinct ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${match})`);
+      // The tickets holding each term, together: a document's ticket is its rowid without the document bits.
+      const holding = terms.map((term) => sql`select ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${documentsWithAny(engine, [term], servers)}`);
+      query = query.where(sql<boolean>`tickets.search_key in (${sql.join(holding, sql` intersect `)})`);
     }
   }
   const offset = (filters.Page - 1) * filters.Amount;
