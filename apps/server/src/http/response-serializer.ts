@@ -36,10 +36,16 @@ function writerSchema(schema: z.ZodType): unknown {
 export function responseSerializer(checked: boolean): SerializerCompiler {
   if (checked) return checkedSerializer;
   return (route) => {
-    try {
-      return fastJson(writerSchema(route.schema) as object);
-    } catch {
-      return checkedSerializer(route);
-    }
+    // Compiled on a route's first answer: most processes answer a few of the routes they mount,
+    // and each writer holds code and memory.
+    let write: ((data: unknown) => string) | null = null;
+    const compile = () => {
+      try {
+        return fastJson(writerSchema(route.schema) as object);
+      } catch {
+        return checkedSerializer(route);
+      }
+    };
+    return (data) => (write ??= compile())(data);
   };
 }
