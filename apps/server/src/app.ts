@@ -34,6 +34,7 @@ import { serverDataRoutes } from './services/server/routes';
 import { ServerDataService } from './services/server/service';
 import { settingsRoutes } from './services/settings/routes';
 import { PanelService } from './services/settings/panel-service';
+import { ConfigurationService } from './services/settings/configuration-service';
 import { SettingsService } from './services/settings/service';
 import { WebhookDeliveries } from './services/settings/webhook-deliveries';
 import { WebhookOutbox } from './services/settings/webhook-outbox';
@@ -135,6 +136,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     serverData,
     settings,
     panels: new PanelService(database.db, platform),
+    configuration: new ConfigurationService(database.db, platform),
     support,
     stats: new TicketStats(database.db, platform),
     files,

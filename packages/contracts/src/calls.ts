@@ -1,5 +1,6 @@
 import { authCalls } from './auth';
 import type { CallDef } from './common';
+import { configurationCalls } from './configuration';
 import { deploymentCalls } from './deployment';
 import { filesCalls } from './files';
 import { localizationCalls } from './localization';
@@ -17,8 +18,8 @@ import { webhookCalls } from './webhooks';
 export const serviceCalls = {
   authentication: authCalls,
   server: serverDataCalls,
-  // Outgoing webhooks are server settings: the same base.
-  settings: { ...settingsCalls, ...webhookCalls },
+  // Outgoing webhooks and the configuration file are server settings: the same base.
+  settings: { ...settingsCalls, ...webhookCalls, ...configurationCalls },
   support: supportCalls,
   files: filesCalls,
   payment: paymentCalls,

@@ -12,5 +12,6 @@ export * from './support';
 export * from './payment';
 export * from './deployment';
 export * from './webhooks';
+export * from './configuration';
 export * from './calls';
 export * from './examples';

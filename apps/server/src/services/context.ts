@@ -15,6 +15,7 @@ import type { PaypalPayments } from './payment/paypal-payments';
 import type { StripeEvents } from './payment/stripe-events';
 import type { SubscriptionActions } from './payment/subscription-actions';
 import type { ServerDataService } from './server/service';
+import type { ConfigurationService } from './settings/configuration-service';
 import type { PanelService } from './settings/panel-service';
 import type { SettingsService } from './settings/service';
 import type { WebhookDeliveries } from './settings/webhook-deliveries';
@@ -34,6 +35,8 @@ export interface Services {
   serverData: ServerDataService;
   settings: SettingsService;
   panels: PanelService;
+  /** A server's configuration as one file: its export and its import. */
+  configuration: ConfigurationService;
   support: SupportService;
   stats: TicketStats;
   files: FilesService;

@@ -170,6 +170,8 @@ const stripeEvent = () => {
   const payload = JSON.stringify({ id: fresh('evt_matrix'), object: 'event', type: 'customer.created', created: Math.floor(Date.now() / 1000), data: { object: { id: 'cus_matrix', object: 'customer' } } });
   return { raw: { payload, headers: { 'content-type': 'application/json', 'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET }) } } };
 };
+/** A's configuration file as its export gives it (read by the operator). */
+const configurationOfA = (w: World) => w.expect<unknown>(200, 'GET', `/api/settings/servers/${A}/configuration`);
 /** Where the samples' webhook endpoints point: nothing listens there, so an attempt fails at once. */
 const HOOK_URL = 'http://127.0.0.1:9/matrix-hook';
 /** An endpoint of A and one of B, each with a failed delivery, made once (by the operator) and kept for the rows that read or resend. */
@@ -282,6 +284,10 @@ const MATRIX: Record<string, Row> = {
   'POST /api/settings/bulk/settings': r('operator', () => ({ body: { ids: [A] } })),
   'POST /api/settings/bulk/subjects': r('operator', (w) => ({ body: { ids: [w.a.subject.subjectId] } })),
   'GET /api/settings/': r('operator'),
+  // settings: the configuration file; the import takes A's own export, which changes nothing, so A stays as the other rows expect it
+  'GET /api/settings/servers/{serverId}/configuration': r('admin+'),
+  'POST /api/settings/servers/{serverId}/configuration/preview': r('admin+', async (w) => ({ body: await configurationOfA(w) })),
+  'POST /api/settings/servers/{serverId}/configuration': r('admin+', async (w) => ({ body: await configurationOfA(w) })),
   // settings: outgoing webhooks (Enterprise; A and B are)
   'GET /api/settings/servers/{serverId}/webhooks': r('admin+'),
   'POST /api/settings/servers/{serverId}/webhooks': r('admin+', () => ({ body: { url: HOOK_URL, events: ['ticket.opened'] } }), tidyWebhooks),
@@ -647,6 +653,7 @@ const PROBES: Probe[] = [
     leak: (w) => w.b.template.questionId,
   },
   { route: `GET ${S}/webhooks`, check: "B's webhook endpoints", expect: 'noLeak', req: () => ({}), leak: () => B },
+  { route: `GET ${S}/configuration`, check: "B's subjects in A's export", expect: 'noLeak', req: () => ({}), leak: (w) => w.b.subject.subjectId },
   { route: 'POST /api/server/servers/bulk', check: "B's id in the list", expect: 'noLeak', callers: ['admin', 'key'], req: () => ({ body: { ids: [B] } }), leak: () => B },
   {
     route: 'GET /api/support/personal/tickets/subjects/{serverId}',

@@ -1,5 +1,6 @@
 import type { CallDef } from '../common';
 import { authExamples } from './auth';
+import { configurationExamples } from './configuration';
 import { deploymentExamples } from './deployment';
 import { filesExamples } from './files';
 import { healthExamples } from './health';
@@ -21,7 +22,7 @@ export type { CallExample, ExamplesOf } from './types';
 export const callExamples = {
   authentication: authExamples,
   server: serverDataExamples,
-  settings: { ...settingsExamples, ...webhookExamples },
+  settings: { ...settingsExamples, ...webhookExamples, ...configurationExamples },
   support: supportExamples,
   files: filesExamples,
   payment: paymentExamples,

@@ -1,6 +1,7 @@
 import { settingsCalls } from '@ticket/contracts';
 import { routesFor, type Caller } from '../../http/route';
 import type { ServiceContext } from '../context';
+import { configurationRoutes } from './configuration-routes';
 import { webhookRoutes } from './webhook-routes';
 
 export async function settingsRoutes({ app, services, resolver }: ServiceContext): Promise<void> {
@@ -48,4 +49,5 @@ export async function settingsRoutes({ app, services, resolver }: ServiceContext
   call('getAllSettings', 'operator', ({ query }) => settings.allSettings(query.Page, query.Amount));
 
   webhookRoutes(app, services.webhooks, resolver);
+  configurationRoutes(app, services.configuration, resolver);
 }

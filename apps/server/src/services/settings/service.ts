@@ -40,7 +40,7 @@ const firstIssue = (error: z.ZodError) => {
 };
 
 /** Features a subject setting needs, checked when the setting is switched on. */
-const GATED_SETTINGS: { feature: PlanFeature; what: string; on: (s: Subject) => boolean }[] = [
+export const GATED_SETTINGS: { feature: PlanFeature; what: string; on: (s: Subject) => boolean }[] = [
   { feature: 'forms', what: 'Requiring a form is', on: (s) => s.requireForm },
   { feature: 'autoClose', what: 'Auto-close is', on: (s) => s.automation.autoCloseTime.enabled },
   {
@@ -64,11 +64,11 @@ export function subjectInEffect(subject: Subject, plan: PlanType): Subject {
   };
 }
 
-const planName = (plan: PlanType) => plan.charAt(0).toUpperCase() + plan.slice(1);
-const cheapestPlanWith = (feature: PlanFeature) =>
+export const planName = (plan: PlanType) => plan.charAt(0).toUpperCase() + plan.slice(1);
+export const cheapestPlanWith = (feature: PlanFeature) =>
   planName((Object.values(PLANS).find((p) => p.features[feature])?.type ?? 'enterprise') as PlanType);
 
-function actorOf(caller: Caller | null): { actor_kind: string; actor_id: string | null } {
+export function actorOf(caller: Caller | null): { actor_kind: string; actor_id: string | null } {
   if (caller?.kind === 'user') return { actor_kind: 'user', actor_id: caller.userId };
   return { actor_kind: caller?.kind ?? 'admin', actor_id: caller?.kind === 'apiKey' ? caller.serverId : null };
 }
@@ -83,7 +83,7 @@ function withSerializedMessages(settings: SubjectSettings): SubjectSettings {
   return { ...settings, messages };
 }
 
-function ownSubject(row: repo.SubjectRow, questions: string[]): Subject {
+export function ownSubject(row: repo.SubjectRow, questions: string[]): Subject {
   return {
     subjectId: row.id,
     serverId: row.server_id,
@@ -97,7 +97,7 @@ function ownSubject(row: repo.SubjectRow, questions: string[]): Subject {
   };
 }
 
-function splitSubject(subject: Subject): { settings: SubjectSettings } {
+export function splitSubject(subject: Subject): { settings: SubjectSettings } {
   const settings = { ...subject } as Partial<Subject>;
   for (const field of IDENTITY_FIELDS) delete settings[field];
   return { settings: withSerializedMessages(settings as SubjectSettings) };
@@ -159,10 +159,10 @@ export async function staffSubjectsByServer(db: Db, serverIds: string[]): Promis
 
 const shortOf = (s: Subject): SubjectShort => ({ subjectId: s.subjectId, serverId: s.serverId, name: s.name, deleted: s.deleted });
 
-const templateOf = (row: { id: string; server_id: string; position: number; question: unknown }): Template =>
+export const templateOf = (row: { id: string; server_id: string; position: number; question: unknown }): Template =>
   ({ ...fromJson<Omit<Template, 'questionId' | 'serverId' | 'index'>>(row.question), index: row.position, questionId: row.id, serverId: row.server_id }) as Template;
 
-const questionContent = (t: TemplateDraft | TemplateUpdate) => {
+export const questionContent = (t: TemplateDraft | TemplateUpdate) => {
   const { index: _index, ...rest } = t as TemplateDraft & { questionId?: string };
   delete (rest as { questionId?: string }).questionId;
   return rest;

@@ -13,6 +13,10 @@ import { SubjectList } from './subjects/subject-list';
 
 // The activity log is read less often than the list: it loads when its tab is opened.
 const AuditLog = lazy(async () => ({ default: (await import('./subjects/audit-log')).AuditLog }));
+// So are the export and import of the whole configuration.
+const ConfigurationTransfer = lazy(async () => ({ default: (await import('./configuration/configuration-transfer')).ConfigurationTransfer }));
+
+const ADMIN_TABS = ['activity', 'configuration'] as const;
 
 /** `/staff/:serverId/settings`: the server's subjects, and who changed what. */
 export function SubjectsPage() {
@@ -21,7 +25,8 @@ export function SubjectsPage() {
   const { serverId } = current;
   useServerCacheFor(serverId);
   const [search, setSearch] = useSearchParams();
-  const tab = search.get('tab') === 'activity' && current.isAdmin ? 'activity' : 'subjects';
+  const asked = ADMIN_TABS.find((name) => name === search.get('tab'));
+  const tab = asked && current.isAdmin ? asked : 'subjects';
 
   return (
     <Stack gap="lg" maw={1200} mx="auto">
@@ -38,7 +43,8 @@ export function SubjectsPage() {
               setSearch(
                 (params) => {
                   const nextParams = new URLSearchParams(params);
-                  if (next === 'activity') nextParams.set('tab', 'activity');
+                  const adminTab = ADMIN_TABS.find((name) => name === next);
+                  if (adminTab) nextParams.set('tab', adminTab);
                   else nextParams.delete('tab');
                   return nextParams;
                 },
@@ -49,6 +55,7 @@ export function SubjectsPage() {
             <Tabs.List aria-label={t('settings.subjects.tabs')}>
               <Tabs.Tab value="subjects">{t('settings.subjects.tab')}</Tabs.Tab>
               {current.isAdmin && <Tabs.Tab value="activity">{t('settings.audit.tab')}</Tabs.Tab>}
+              {current.isAdmin && <Tabs.Tab value="configuration">{t('settings.configuration.tab')}</Tabs.Tab>}
             </Tabs.List>
             <Tabs.Panel value="subjects" pt="md">
               <Stack gap="md">
@@ -61,6 +68,13 @@ export function SubjectsPage() {
               <Tabs.Panel value="activity" pt="md">
                 <Suspense fallback={<LoadingBlock />}>
                   <AuditLog serverId={serverId} />
+                </Suspense>
+              </Tabs.Panel>
+            )}
+            {current.isAdmin && (
+              <Tabs.Panel value="configuration" pt="md">
+                <Suspense fallback={<LoadingBlock />}>
+                  <ConfigurationTransfer serverId={serverId} />
                 </Suspense>
               </Tabs.Panel>
             )}
