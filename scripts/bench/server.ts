@@ -3,6 +3,7 @@
  * server does on SIGTERM (closes, then exits normally, so a `--cpu-prof` profile is written),
  * and also when the bench that started it goes away.
  */
+import cluster, { type Worker } from 'node:cluster';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { findSourceMap } from 'node:module';
 import path from 'node:path';
@@ -107,6 +108,29 @@ const config = loadConfig({
   WEB_DIR: '',
   RATE_LIMIT_MAX: '100000000',
 });
-await startServer(config);
-process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
-process.send?.('ready');
+const processes = Number(process.env.BENCH_PROCESSES ?? 1);
+if (processes > 1 && cluster.isPrimary) {
+  // `--processes N`: N API processes share the port (node's cluster hands each new connection to
+  // the next), standing in for N processes behind a load balancer. They start one after another,
+  // so that one of them alone runs any migration. This process only starts and stops them.
+  const workers: Worker[] = [];
+  for (let i = 0; i < processes; i++) {
+    const worker = cluster.fork();
+    await new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('exit', (code) => reject(new Error(`API process ${i + 1} exited with ${code}`)));
+    });
+    workers.push(worker);
+  }
+  const stopAll = async () => {
+    await Promise.all(workers.map((worker) => new Promise((resolve) => (worker.isDead() ? resolve(null) : (worker.once('exit', resolve), worker.kill('SIGTERM'))))));
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stopAll());
+  process.once('disconnect', () => void stopAll());
+  process.send?.('ready');
+} else {
+  await startServer(config);
+  if (cluster.isPrimary) process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  process.send?.('ready');
+}
