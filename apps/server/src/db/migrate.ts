@@ -29,6 +29,7 @@ import { serverSearchIndexMigration } from './migrations/0025-server-search-inde
 import { scopedSearchWordsMigration } from './migrations/0026-scoped-search-words';
 import { jobLeasesMigration } from './migrations/0027-job-leases';
 import { ticketWordsMigration } from './migrations/0028-ticket-words';
+import { memberTotalsMigration } from './migrations/0029-member-totals';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -60,6 +61,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0026-scoped-search-words': scopedSearchWordsMigration,
   '0027-job-leases': jobLeasesMigration,
   '0028-ticket-words': ticketWordsMigration,
+  '0029-member-totals': memberTotalsMigration,
 };
 
 /**

@@ -213,6 +213,12 @@ export interface TicketWordsTable {
   ticket_id: string;
 }
 
+/** How many tickets each user is a member of, kept by triggers on ticket_members (migration 0029). */
+export interface MemberTotalsTable {
+  user_id: string;
+  tickets: number;
+}
+
 /** SQLite only: each server's number in the search index's rowid layout (migration 0009). */
 export interface SearchBasesTable {
   server_id: string;
@@ -307,6 +313,7 @@ export interface DB {
   ticket_search: TicketSearchTable;
   search_bases: SearchBasesTable;
   ticket_words: TicketWordsTable;
+  member_totals: MemberTotalsTable;
   server_changes: ServerChangesTable;
   counters: CountersTable;
   server_totals: ServerTotalsTable;

@@ -356,10 +356,10 @@ const LIST_COLUMNS = [
 ] as const;
 export type ListRow = Pick<TicketRow, (typeof LIST_COLUMNS)[number] extends `tickets.${infer C extends keyof TicketRow}` ? C : never>;
 
-/** The tickets someone is a member of (every ticket they opened among them). */
+/** How many tickets someone is a member of (every ticket they opened among them), from their counter (migration 0029). */
 async function countMemberships(db: Db, userId: string): Promise<number> {
-  const row = await db.selectFrom('ticket_members').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirstOrThrow();
-  return Number(row.n);
+  const row = await db.selectFrom('member_totals').select('tickets').where('user_id', '=', userId).executeTakeFirst();
+  return Number(row?.tickets ?? 0);
 }
 
 /** The servers where someone is a member of a ticket. */
