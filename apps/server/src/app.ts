@@ -25,6 +25,7 @@ import { createFileStorage } from './platform/file-storage';
 import { GuildAccess } from './platform/guild-access';
 import { PlanChangeListeners } from './platform/plan-changes';
 import { authenticationRoutes } from './services/authentication/routes';
+import { createRoleChanges } from './services/authentication/role-changes';
 import { AuthService } from './services/authentication/service';
 import type { ServiceContext, Services } from './services/context';
 import { filesRoutes } from './services/files/routes';
@@ -103,9 +104,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const cache = options.cache ?? (config.redisUrl ? createRedisCache(config.redisUrl) : createMemoryCache());
   const platform = new PlatformClient({ config: config.platform, load: createLoader(cache), cacheTtlSeconds: config.platformCacheTtlSeconds });
 
-  const auth = new AuthService(database.db, platform, config, {
-    onError: (err) => app.log.warn({ err }, 'API key calls could not be recorded'),
-  });
+  // Role changes reach the roles every process reuses for its access checks: on Redis pub/sub when configured.
+  const roleChanges = createRoleChanges(config.redisUrl);
+  const auth = new AuthService(
+    database.db,
+    platform,
+    config,
+    { onError: (err) => app.log.warn({ err }, 'API key calls could not be recorded') },
+    roleChanges,
+  );
   const resolver: AuthResolver = {
     resolve: (key) => auth.resolve(key),
     roleOn: (userId, serverId) => auth.roleOn(userId, serverId),
@@ -213,6 +220,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorateRequest('caller', null);
   whitelabelChanges.onError((err) => app.log.warn({ err }, 'a white-label change notice could not be published'));
+  roleChanges.onError((err) => app.log.warn({ err }, 'a role change notice could not be published or read'));
   plans.onError((err) => app.log.error({ err }, 'a plan change was not applied to a feature of the plan'));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(config.checkAnswers));
@@ -358,6 +366,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       platform.destroy();
       await cache.close();
       await whitelabelChanges.close();
+      await roleChanges.close();
       await services.localization.close();
       await redis?.quit();
       if (!options.database) await database.destroy();

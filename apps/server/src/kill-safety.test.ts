@@ -1,14 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AuthenticateResponse, Subject, Ticket, UploadedFile } from '@ticket/contracts';
-import { loadDemoFixtures } from '@ticket/sandbox';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { now, openDatabase } from './db/database';
+import { apiEnv, freePort, ownDatabase, startApi } from './test/api-process';
 import { ADMIN_KEY, REDIRECT_URI, consentCode, engines, useSandbox } from './test/harness';
 import { GUILDS, USERS } from './test/demo-world';
 
@@ -28,86 +25,15 @@ import { GUILDS, USERS } from './test/demo-world';
 
 const sandbox = useSandbox();
 const server = GUILDS.pixelForge;
-const MAIN = path.join(import.meta.dirname, 'main.ts');
 const operator = { authorization: `Admin ${ADMIN_KEY}` };
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-/** A database of its own for the process: a SQLite file in `dir`, or a new PostgreSQL database dropped afterwards. */
-async function ownDatabase(engine: 'sqlite' | 'postgres', dir: string): Promise<{ url: string; drop(): Promise<void> }> {
-  if (engine === 'sqlite') return { url: `sqlite://${path.join(dir, 'dashboard.db')}`, drop: async () => undefined };
-  const base = process.env.TEST_DATABASE_URL!;
-  const name = `kill_safety_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
-interface Api {
-  process: ChildProcess;
-  url: string;
-  exited: Promise<void>;
-}
-
-/** Starts main.ts in a process of its own and waits until it answers. */
-async function startApi(env: NodeJS.ProcessEnv, port: number): Promise<Api> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the API exited (${child.exitCode}): ${errors}`);
-    const up = await fetch(`${url}/api/support/health`).then((r) => r.ok, () => false);
-    if (up) return { process: child, url, exited };
-    if (Date.now() > deadline) throw new Error(`the API did not answer within 30 s: ${errors}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe.each(engines)('acknowledged writes when the API is killed on %s', (engine) => {
   it('loses none of the messages, settings changes and uploads it answered 2xx to', { timeout: 90_000 }, async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'kill-safety-'));
-    const database = await ownDatabase(engine, dir);
+    const database = await ownDatabase(engine, dir, 'kill_safety');
     const port = await freePort();
-    const { application } = loadDemoFixtures();
     const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      DISCORD_CLIENT_ID: application.clientId,
-      DISCORD_CLIENT_SECRET: application.clientSecret,
-      DISCORD_BOT_TOKEN: application.botToken,
-      DISCORD_API_URL: `${sandbox.url}/api`,
-      DISCORD_AUTHORIZE_URL: `${sandbox.url}/oauth2/authorize`,
-      DISCORD_CDN_URL: `${sandbox.url}/cdn`,
-      ADMIN_KEYS: ADMIN_KEY,
-      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-      DATABASE_URL: database.url,
-      DATA_DIR: dir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      PUBLIC_URL: 'http://localhost:3000',
-      WEB_DIR: '',
-      LOG_LEVEL: 'warn',
+      ...apiEnv(sandbox, { databaseUrl: database.url, dataDir: dir, port, encryptionKey: randomBytes(32).toString('hex') }),
       RATE_LIMIT_MAX: '1000000',
     };
     let api = await startApi(env, port);

@@ -218,7 +218,14 @@ export function route<C extends CallDef>(
           onSend: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
             const entry = cacheEntries.get(request);
             if (entry && reply.statusCode === status && typeof payload === 'string') {
-              answerHeaders(reply, cached.cache.set(entry.key, entry.version, payload).etag);
+              const { etag } = cached.cache.set(entry.key, entry.version, payload);
+              answerHeaders(reply, etag);
+              // The tag names the content, not the process: the browser may hold this answer from
+              // another process behind the same load balancer, or from before this one's copy expired.
+              if (request.headers['if-none-match'] === etag) {
+                reply.status(304);
+                return null;
+              }
             }
             return payload;
           },

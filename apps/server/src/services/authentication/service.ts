@@ -29,6 +29,7 @@ import { hashSecret, randomToken, safeEqual, seal, unseal } from '../../platform
 import { OAUTH_SCOPES, type MemberStanding, type PlatformClient, type TokenSet } from '../../platform/discord';
 import { ApiKeyCallLog, type ApiKeyCallLogOptions, type ApiKeyCallRecord } from './api-key-calls';
 import * as repo from './repository';
+import { createRoleChanges, type RoleChange, type RoleChanges } from './role-changes';
 
 export type RefreshMode = 'normal' | 'bypass_cache' | 'force';
 
@@ -40,7 +41,8 @@ const TOKEN_LEEWAY_MS = 60_000;
 const TOUCH_INTERVAL_MS = 60_000;
 /**
  * How long a role looked up for an access check is reused in this process (never past the role's
- * own age bound); a sync or a re-read in this process replaces it at once.
+ * own age bound); a sync, a re-read or a reported change in any process replaces it at once (see
+ * role-changes.ts).
  */
 const ROLE_REUSE_MS = 10_000;
 
@@ -79,8 +81,10 @@ export class AuthService {
     private readonly platform: PlatformClient,
     private readonly config: Config,
     callLog: ApiKeyCallLogOptions = {},
+    private readonly roleChanges: RoleChanges = createRoleChanges(null),
   ) {
     this.apiKeyCalls = new ApiKeyCallLog(db, callLog);
+    roleChanges.subscribe((change) => this.dropRoles(change));
   }
 
   loginConfig(): LoginConfig {
@@ -125,7 +129,7 @@ export class AuthService {
         ip: meta.ip,
       });
     });
-    this.forgetRoles(me.id);
+    await this.forgetRoles(me.id);
     return { user: await this.bearerUser(me.id, expiresAt), token };
   }
 
@@ -169,7 +173,7 @@ export class AuthService {
     const accessToken = await this.platformToken(user, mode === 'force');
     const guilds = await this.readGuilds(userId, accessToken, mode !== 'normal');
     await this.db.transaction().execute((trx) => repo.replaceMemberships(trx, userId, guilds));
-    this.forgetRoles(userId);
+    await this.forgetRoles(userId);
   }
 
   /** A usable platform access token for the user, renewed when expiring or when forced. */
@@ -359,12 +363,19 @@ export class AuthService {
    */
   async staleRoles(serverId: string, userId?: string): Promise<void> {
     await repo.markRolesStale(this.db, serverId, userId);
-    for (const key of this.roles.keys()) if (key.endsWith(`:${serverId}`) && (!userId || key.startsWith(`${userId}:`))) this.roles.delete(key);
+    await this.roleChanges.publish(userId ? { serverId, userId } : { serverId });
   }
 
-  /** The user's servers and roles were just replaced: what was reused of them goes. */
-  private forgetRoles(userId: string): void {
-    for (const key of this.roles.keys()) if (key.startsWith(`${userId}:`)) this.roles.delete(key);
+  /** The user's servers and roles were just replaced: what every process reused of them goes. */
+  private async forgetRoles(userId: string): Promise<void> {
+    await this.roleChanges.publish({ userId });
+  }
+
+  private dropRoles({ serverId, userId }: RoleChange): void {
+    for (const key of this.roles.keys()) {
+      const [user, server] = key.split(':');
+      if ((!serverId || server === serverId) && (!userId || user === userId)) this.roles.delete(key);
+    }
   }
 
   /** POST /: what other services and external callers use to check a key. */
