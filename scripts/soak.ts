@@ -30,10 +30,9 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { loadDemoFixtures } from '../apps/sandbox/src/index';
 import { openDatabase } from '../apps/server/src/db/database';
-import { hashSecret } from '../apps/server/src/platform/crypto';
 import { defaultSubjectSettings } from '../apps/server/src/services/settings/subject-defaults';
 import { ensurePostgresDatabase, seedPostgres, seededWith } from './bench/seed-postgres';
-import { benchServerIds, lastSeededDay } from './bench/seed';
+import { benchServerIds, lastSeededDay, signInUser } from './bench/seed';
 
 /** The API process's V8 limits that the README recommends for a deployment (as `npm run bench` runs it). */
 const PRODUCTION_NODE_FLAGS = '--max-old-space-size=192 --max-semi-space-size=8';
@@ -113,16 +112,7 @@ async function prepareDatabase(): Promise<{ tokens: string[]; engineLine: string
     await database.db.transaction().execute(async (trx) => {
       await sql`update subjects set settings = ${subjectSettings()}::jsonb where settings = '{}'::jsonb`.execute(trx);
       for (const user of users) {
-        await trx
-          .insertInto('users')
-          .values({ id: user.id, username: `soak-client-${user.id.slice(-4)}`, global_name: null, created_at: at, updated_at: at })
-          .onConflict((oc) => oc.column('id').doUpdateSet({ updated_at: at }))
-          .execute();
-        await trx
-          .insertInto('sessions')
-          .values({ id: user.session, token_hash: hashSecret(user.token), user_id: user.id, created_at: at, expires_at: expires, last_used_at: at })
-          .onConflict((oc) => oc.column('id').doUpdateSet({ token_hash: hashSecret(user.token), user_id: user.id, expires_at: expires, last_used_at: at }))
-          .execute();
+        await signInUser(trx, { ...user, username: `soak-client-${user.id.slice(-4)}` }, expires);
         await trx
           .insertInto('memberships')
           .values(serverIds.map((serverId) => ({ user_id: user.id, server_id: serverId, role: 'Staff', nickname: null, avatar: null, role_ids: '[]', updated_at: at })))

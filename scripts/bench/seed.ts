@@ -151,6 +151,21 @@ export interface BenchSessions {
   memberTokens: string[];
 }
 
+/** A user and a session of theirs (its token stored hashed), as the dashboard's sign-in leaves them; again, they are brought up to date. */
+export async function signInUser(db: Kysely<DB>, user: { id: string; username: string; token: string; session: string }, expires: string): Promise<void> {
+  const at = new Date().toISOString();
+  await db
+    .insertInto('users')
+    .values({ id: user.id, username: user.username, global_name: null, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ updated_at: at }))
+    .execute();
+  await db
+    .insertInto('sessions')
+    .values({ id: user.session, token_hash: hashSecret(user.token), user_id: user.id, created_at: at, expires_at: expires, last_used_at: at })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ token_hash: hashSecret(user.token), user_id: user.id, expires_at: expires, last_used_at: at }))
+    .execute();
+}
+
 /**
  * Signs in, as the dashboard's sign-in leaves them, a staff member of every seeded server and each
  * seeded author: a user, a session (its token stored hashed) and, for the staff member, a
@@ -168,18 +183,7 @@ export async function signIn(db: Kysely<DB>, serverIds: string[], authorIds: str
     ...authorIds.map((id, i) => ({ id, username: `bench-member-${i}`, token: memberTokens[i]!, session: `bench-member-session-${i}` })),
   ];
   await db.transaction().execute(async (trx) => {
-    for (const user of users) {
-      await trx
-        .insertInto('users')
-        .values({ id: user.id, username: user.username, global_name: null, created_at: at, updated_at: at })
-        .onConflict((oc) => oc.column('id').doUpdateSet({ updated_at: at }))
-        .execute();
-      await trx
-        .insertInto('sessions')
-        .values({ id: user.session, token_hash: hashSecret(user.token), user_id: user.id, created_at: at, expires_at: expires, last_used_at: at })
-        .onConflict((oc) => oc.column('id').doUpdateSet({ token_hash: hashSecret(user.token), user_id: user.id, expires_at: expires, last_used_at: at }))
-        .execute();
-    }
+    for (const user of users) await signInUser(trx, user, expires);
     for (let i = 0; i < serverIds.length; i += 500) {
       await trx
         .insertInto('memberships')

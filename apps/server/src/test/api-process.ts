@@ -2,9 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { loadDemoFixtures } from '@ticket/sandbox';
 import pg from 'pg';
-import { ADMIN_KEY, type Sandbox } from './harness';
+import { sandboxPlatformEnv, type Sandbox } from './harness';
 
 /**
  * The API as real processes (main.ts, as `npm start` runs it), for tests of what only processes
@@ -45,17 +44,10 @@ export async function ownDatabase(engine: 'sqlite' | 'postgres', dir: string, pr
 
 /** What an API process needs to run against the sandbox in production mode, on the given data. */
 export function apiEnv(sandbox: Sandbox, own: { databaseUrl: string; dataDir: string; port: number; encryptionKey: string }): NodeJS.ProcessEnv {
-  const { application } = loadDemoFixtures();
   return {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
-    DISCORD_CLIENT_ID: application.clientId,
-    DISCORD_CLIENT_SECRET: application.clientSecret,
-    DISCORD_BOT_TOKEN: application.botToken,
-    DISCORD_API_URL: `${sandbox.url}/api`,
-    DISCORD_AUTHORIZE_URL: `${sandbox.url}/oauth2/authorize`,
-    DISCORD_CDN_URL: `${sandbox.url}/cdn`,
-    ADMIN_KEYS: ADMIN_KEY,
+    ...sandboxPlatformEnv(sandbox),
     ENCRYPTION_KEY: own.encryptionKey,
     DATABASE_URL: own.databaseUrl,
     DATA_DIR: own.dataDir,

@@ -88,17 +88,24 @@ export function useSandbox(): Sandbox {
   });
 }
 
-export function testConfig(sandbox: Sandbox, overrides: Partial<Config> = {}): Config {
+/** The variables that point the server at the sandbox as its chat platform, with the tests' operator key. */
+export function sandboxPlatformEnv(sandbox: Sandbox): Record<string, string> {
   const { application } = loadDemoFixtures();
+  return {
+    DISCORD_CLIENT_ID: application.clientId,
+    DISCORD_CLIENT_SECRET: application.clientSecret,
+    DISCORD_BOT_TOKEN: application.botToken,
+    DISCORD_API_URL: `${sandbox.url}/api`,
+    DISCORD_AUTHORIZE_URL: `${sandbox.url}/oauth2/authorize`,
+    DISCORD_CDN_URL: `${sandbox.url}/cdn`,
+    ADMIN_KEYS: ADMIN_KEY,
+  };
+}
+
+export function testConfig(sandbox: Sandbox, overrides: Partial<Config> = {}): Config {
   return loadConfig(
     {
-      DISCORD_CLIENT_ID: application.clientId,
-      DISCORD_CLIENT_SECRET: application.clientSecret,
-      DISCORD_BOT_TOKEN: application.botToken,
-      DISCORD_API_URL: `${sandbox.url}/api`,
-      DISCORD_AUTHORIZE_URL: `${sandbox.url}/oauth2/authorize`,
-      DISCORD_CDN_URL: `${sandbox.url}/cdn`,
-      ADMIN_KEYS: ADMIN_KEY,
+      ...sandboxPlatformEnv(sandbox),
       LOG_LEVEL: 'silent',
       // Every answer is checked against its contract (response-serializer.test.ts shows the unchecked writer answers the same).
       CHECK_ANSWERS: 'true',
