@@ -85,7 +85,7 @@ export class LocalizationService {
   async createLanguage(language: Language): Promise<Language> {
     const created = await repo.insertLanguage(this.db, language);
     if (!created) throw new ConflictError(`Language ${language.languageCode} exists already`, 'languageCode');
-    await this.deps.changes.publish('*');
+    await this.announce('*');
     return language;
   }
 
@@ -101,7 +101,7 @@ export class LocalizationService {
       throw new ConflictError(`Language ${code} is used by ${listFormat.format(users)}: ${shown.join(', ')}`, 'languageCode');
     }
     await repo.deleteLanguage(this.db, code);
-    await this.deps.changes.publish('*');
+    await this.announce('*');
   }
 
   // --- Reading ------------------------------------------------------------------------------
@@ -146,6 +146,16 @@ export class LocalizationService {
       const { texts } = await this.textsIn(file, language);
       for (const listener of listeners) listener(language, texts);
     }
+  }
+
+  /**
+   * Tells every process that a file changed, and waits until this one's listeners (the bot's
+   * words) have its new texts, so that what the caller is answered is what the bot now says. The
+   * notice reaches this process's listeners again, which only reads the file once more.
+   */
+  private async announce(fileName: string): Promise<void> {
+    await this.deps.changes.publish(fileName);
+    await this.changed(fileName);
   }
 
   private async changed(fileName: string): Promise<void> {
@@ -248,7 +258,7 @@ export class LocalizationService {
     const needsTranslation = isSource
       ? await this.storeSource(existing, request)
       : (await this.storeTranslation(existing!, request.sourceLanguage, request.document), []);
-    await this.deps.changes.publish(request.fileName);
+    await this.announce(request.fileName);
     const file = (await this.file(request.fileName))!;
     const { texts, untranslated } = await this.textsIn(file, request.sourceLanguage);
     let pushedToLocalazy = false;

@@ -482,4 +482,19 @@ describe.each(engines)('subscriptions by card on %s', (engine) => {
     expect((await mine(alice)).find((s) => s.id !== first!.id)).toMatchObject({ state: 'canceled', applied: false });
     expect(await plan()).toBe('free');
   });
+
+  it('records a refund made in the PayPal dashboard, whose notification gives the amount negative, as a refund of its size', async () => {
+    const created = await as(alice, 'POST', `/servers/${A}/subscription?provider=paypal`, { provider: 'paypal', type: 'premium', interval: 'monthly' });
+    await decidePaypal(sandbox, created.json<SessionResponse>().session.url);
+    await control('POST', '/paypal/deliveries/wait');
+    const [payment] = await receipts();
+    expect(payment).toMatchObject({ kind: 'payment', amount_cents: 225 });
+    const refunded = await control('POST', `/paypal/sales/${payment!.provider_charge_id}/refund`, { amount: '1.00' });
+    expect(refunded).toMatchObject({ refund: { amount: '1.00' } });
+    await control('POST', '/paypal/deliveries/wait');
+    expect((await receipts()).map((r) => [r.kind, r.amount_cents])).toEqual([
+      ['payment', 225],
+      ['refund', 100],
+    ]);
+  });
 });

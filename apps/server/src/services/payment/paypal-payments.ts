@@ -353,7 +353,8 @@ export class PaypalPayments {
       if (!(await repo.recordEvent(trx, 'paypal', event.id, event.event_type))) return;
       const payment = saleId ? await repo.findPaymentByCharge(trx, 'paypal', saleId) : undefined;
       if (!payment || typeof refund.id !== 'string' || !amount?.total) return;
-      const refunds = [{ id: refund.id, amountCents: Math.round(Number(amount.total) * 100), currency: amount.currency ?? PRICE_CURRENCY, payment }];
+      // The notification gives the refunded amount negative (a refund's own record, positive): a receipt holds its size.
+      const refunds = [{ id: refund.id, amountCents: Math.abs(Math.round(Number(amount.total) * 100)), currency: amount.currency ?? PRICE_CURRENCY, payment }];
       await repo.insertRefundReceipts(trx, { id: payment.subscription_id, user_id: payment.user_id }, 'paypal', refunds);
     });
   }
