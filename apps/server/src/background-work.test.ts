@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Subject, Ticket, WebhookEndpointWithSecret } from '@ticket/contracts';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from './app';
 import { now, openDatabase, type Database } from './db/database';
 import { findLease } from './db/leases';
@@ -10,7 +10,7 @@ import * as deskRepo from './services/support/desk-repository';
 import { AUTO_CLOSE_LEASE, JOB_CLAIM_MS } from './services/support/ticket-jobs';
 import { ADMIN_KEY, engines, freshDatabase, resetSandbox, signIn, testConfig, useSandbox, type TestContext } from './test/harness';
 import { GUILDS, USERS } from './test/demo-world';
-import { startReceiver, type Receiver } from './test/webhook-receiver';
+import { useReceiver } from './test/webhook-receiver';
 import { storeWhitelabelBot, studyBuddy } from './test/whitelabel-fixture';
 
 /*
@@ -48,21 +48,14 @@ async function twoConnections(engine: 'sqlite' | 'postgres'): Promise<{ first: D
 
 describe.each(engines)('background work with two processes on %s', (engine) => {
   const encryptionKey = randomBytes(32);
-  let receiver: Receiver;
+  const receiver = useReceiver();
   let a: BuiltApp;
   let b: BuiltApp;
   let drop: () => Promise<void>;
   let subject: Subject;
 
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
   beforeEach(async () => {
     await resetSandbox(sandbox);
-    receiver.received.length = 0;
     const databases = await twoConnections(engine);
     drop = databases.drop;
     a = await buildApp(testConfig(sandbox, { encryptionKey }), { database: databases.first });

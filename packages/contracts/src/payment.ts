@@ -98,6 +98,9 @@ export const PLANS = {
   },
 } as const satisfies Record<PlanType, PlanInfo>;
 
+/** The plans that give a feature, cheapest first. */
+export const plansWith = (feature: PlanFeature): PlanType[] => Object.values(PLANS).filter((plan) => plan.features[feature]).map((plan) => plan.type);
+
 export const PRICE_CURRENCY = 'USD';
 /** Days after purchase in which a full refund is offered. */
 export const REFUND_WINDOW_DAYS = 7;

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -41,6 +42,31 @@ export async function startReceiver() {
   };
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/**
+ * A receiver for the tests of a file: started before them, stopped after, and emptied before each
+ * (nothing received, no answers queued, no delay).
+ */
+export function useReceiver(): Receiver {
+  let current: Receiver | undefined;
+  beforeAll(async () => {
+    current = await startReceiver();
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  beforeEach(() => {
+    current!.received.length = 0;
+    current!.answers.length = 0;
+    current!.state.delayMs = 0;
+  });
+  return new Proxy({} as Receiver, {
+    get(_target, key) {
+      if (!current) throw new Error('the receiver is not running: use it inside a test or hook');
+      return Reflect.get(current, key) as unknown;
+    },
+  });
+}
 
 /** What a receiver does with a delivery: check `Webhook-Signature` against the secret it was given. */
 export function verifySignature(secret: string, received: Received): boolean {

@@ -1,5 +1,6 @@
 import {
   PLANS,
+  plansWith,
   type CreateWhitelabelRequest,
   type PagedResult,
   type PlanType,
@@ -44,12 +45,10 @@ export interface DeploymentDependencies {
 }
 
 export const OFF_PLAN_LEASE = 'deployment.off-plan';
-const WHITELABEL_PLANS = Object.values(PLANS)
-  .filter((plan) => plan.features.whitelabel)
-  .map((plan) => plan.type as string);
+const WHITELABEL_PLANS = plansWith('whitelabel');
 
 const planName = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
-const ENTERPRISE = planName(Object.values(PLANS).find((p) => p.features.whitelabel)?.type ?? 'enterprise');
+const ENTERPRISE = planName(WHITELABEL_PLANS[0] ?? 'enterprise');
 
 /**
  * White-label bots (SPEC §3 "White-label entry", §4 states): a server's admins set one up with

@@ -69,11 +69,15 @@ export class LocalizationService {
   private readonly answers = new Map<string, TranslationAnswer & { fileName: string; expiresAt: number }>();
   private readonly listeners = new Map<string, TranslationListener[]>();
   private readonly clock: () => number;
+  /** The refresh the latest change notice started in this process. */
+  private refreshing: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: LocalizationDependencies) {
     this.db = deps.db;
     this.clock = deps.clock ?? Date.now;
-    deps.changes.subscribe((fileName) => void this.changed(fileName));
+    deps.changes.subscribe((fileName) => {
+      this.refreshing = this.changed(fileName);
+    });
   }
 
   // --- Languages ----------------------------------------------------------------------------
@@ -150,12 +154,12 @@ export class LocalizationService {
 
   /**
    * Tells every process that a file changed, and waits until this one's listeners (the bot's
-   * words) have its new texts, so that what the caller is answered is what the bot now says. The
-   * notice reaches this process's listeners again, which only reads the file once more.
+   * words) have its new texts, so that what the caller is answered is what the bot now says: the
+   * notice is heard here at once (translation-changes.ts) and starts that refresh.
    */
   private async announce(fileName: string): Promise<void> {
     await this.deps.changes.publish(fileName);
-    await this.changed(fileName);
+    await this.refreshing;
   }
 
   private async changed(fileName: string): Promise<void> {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import type { Subject, Ticket, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WhitelabelChangeNotice, WhitelabelEntry, PagedResult } from '@ticket/contracts';
 import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
-import { startReceiver, type Receiver } from '../../test/webhook-receiver';
+import { useReceiver } from '../../test/webhook-receiver';
 import { applyPlan } from './apply-plan';
 import * as repo from './repository';
 
@@ -23,20 +23,13 @@ const NOT_DELIVERED = 'Not delivered: the server is no longer on the Enterprise 
 
 describe.each(engines)('leaving the Enterprise plan on %s', (engine) => {
   let ctx: TestContext;
-  let receiver: Receiver;
+  const receiver = useReceiver();
   let alice: Record<string, string>;
   let subscriptionId: string;
   let notices: WhitelabelChangeNotice[];
 
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
   beforeEach(async () => {
     await resetSandbox(sandbox);
-    receiver.received.length = 0;
     ctx = await createTestApp(sandbox, engine);
     alice = bearer((await signIn(ctx, USERS.alice)).token);
     subscriptionId = randomUUID();

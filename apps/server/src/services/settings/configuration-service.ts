@@ -9,7 +9,7 @@ import {
   Subject as SubjectSchema,
   type ConfigurationChanges,
   type ConfigurationSubject,
-  type PlanType,
+  type PlanFeature,
   type Subject,
   type UnsetId,
 } from '@ticket/contracts';
@@ -22,7 +22,7 @@ import { PlatformRefusal, type PlatformClient } from '../../platform/discord';
 import { unsetUnknownIds } from './configuration-ids';
 import * as panelRepo from './panel-repository';
 import * as repo from './repository';
-import { actorOf, cheapestPlanWith, GATED_SETTINGS, ownSubject, planName, questionContent, splitSubject, templateOf } from './service';
+import { actorOf, GATED_SETTINGS, ownSubject, planName, planOfServer, questionContent, requirePlanFeature, splitSubject, templateOf } from './service';
 import { defaultSubjectSettings } from './subject-defaults';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -60,11 +60,6 @@ export class ConfigurationService {
     private readonly db: Kysely<DB>,
     private readonly platform: PlatformClient,
   ) {}
-
-  private async plan(db: Db, serverId: string): Promise<PlanType> {
-    const plan = await repo.serverPlan(db, serverId);
-    return (plan in PLANS ? plan : 'free') as PlanType;
-  }
 
   async export(serverId: string): Promise<ConfigurationDocument> {
     const [rows, settings, templates, panelRows] = await Promise.all([
@@ -140,22 +135,19 @@ export class ConfigurationService {
    */
   private async planImport(db: Db, caller: Caller | null, serverId: string, doc: ConfigurationDocument, unsetIds: UnsetId[]): Promise<Plan> {
     const [plan, rows, templateRows, panelRows, settingsRow] = await Promise.all([
-      this.plan(db, serverId),
+      planOfServer(db, serverId),
       repo.listSubjects(db, [serverId]),
       repo.listTemplates(db, serverId),
       panelRepo.listPanels(db, serverId),
       repo.findServerSettings(db, serverId),
     ]);
-    const has = PLANS[plan].features;
     const limit = PLANS[plan].maxSubjects;
     if (doc.subjects.length > limit) {
       throw new LimitReachedError(
         `The ${planName(plan)} plan allows up to ${limit} subjects; the configuration has ${doc.subjects.length}. Upgrade to import it.`,
       );
     }
-    const requireFeature = (feature: keyof typeof has, what: string) => {
-      if (!has[feature]) throw new LimitReachedError(`${what} part of the ${cheapestPlanWith(feature)} plan; this server is on the ${planName(plan)} plan`);
-    };
+    const requireFeature = (feature: PlanFeature, what: string) => requirePlanFeature(plan, feature, what);
 
     const changes: ConfigurationChanges = { applied: false, subjects: emptyLists(), panels: emptyLists(), serverSettings: [], unsetIds };
     const writes: Write[] = [];

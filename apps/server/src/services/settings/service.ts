@@ -68,6 +68,19 @@ export const planName = (plan: PlanType) => plan.charAt(0).toUpperCase() + plan.
 export const cheapestPlanWith = (feature: PlanFeature) =>
   planName((Object.values(PLANS).find((p) => p.features[feature])?.type ?? 'enterprise') as PlanType);
 
+/** The server's plan; one the product no longer sells counts as Free. */
+export async function planOfServer(db: Db, serverId: string): Promise<PlanType> {
+  const plan = await repo.serverPlan(db, serverId);
+  return (plan in PLANS ? plan : 'free') as PlanType;
+}
+
+/** Refuses what the plan does not give (`what` names it: "Auto-close is"), naming the plan that does. */
+export function requirePlanFeature(plan: PlanType, feature: PlanFeature, what: string): void {
+  if (!PLANS[plan].features[feature]) {
+    throw new LimitReachedError(`${what} part of the ${cheapestPlanWith(feature)} plan; this server is on the ${planName(plan)} plan`);
+  }
+}
+
 export function actorOf(caller: Caller | null): { actor_kind: string; actor_id: string | null } {
   if (caller?.kind === 'user') return { actor_kind: 'user', actor_id: caller.userId };
   return { actor_kind: caller?.kind ?? 'admin', actor_id: caller?.kind === 'apiKey' ? caller.serverId : null };
@@ -191,15 +204,11 @@ export class SettingsService {
   }
 
   private async plan(db: Db, serverId: string): Promise<PlanType> {
-    const plan = await repo.serverPlan(db, serverId);
-    return (plan in PLANS ? plan : 'free') as PlanType;
+    return planOfServer(db, serverId);
   }
 
   private async requireFeature(db: Db, serverId: string, feature: PlanFeature, what: string): Promise<void> {
-    const plan = await this.plan(db, serverId);
-    if (!PLANS[plan].features[feature]) {
-      throw new LimitReachedError(`${what} part of the ${cheapestPlanWith(feature)} plan; this server is on the ${planName(plan)} plan`);
-    }
+    requirePlanFeature(await this.plan(db, serverId), feature, what);
   }
 
   private async requireActiveServer(db: Db, serverId: string): Promise<void> {

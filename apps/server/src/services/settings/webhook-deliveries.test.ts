@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { WebhookPayload, type PagedResult, type Subject, type Ticket, type WebhookDelivery, type WebhookEndpointWithSecret } from '@ticket/contracts';
 import { now, openDatabase, type Database } from '../../db/database';
 import { ADMIN_KEY, createTestApp, engines, resetSandbox, signIn, testConfig, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
-import { startReceiver, verifySignature, type Receiver } from '../../test/webhook-receiver';
+import { startReceiver, useReceiver, verifySignature } from '../../test/webhook-receiver';
 import { nextAttemptAt, WebhookDeliveries } from './webhook-deliveries';
 
 const sandbox = useSandbox();
@@ -35,21 +35,12 @@ describe('the retry schedule', () => {
 describe.each(engines)('webhook deliveries on %s', (engine) => {
   const encryptionKey = randomBytes(32);
   let ctx: TestContext;
-  let receiver: Receiver;
+  const receiver = useReceiver();
   let subject: Subject;
   let runner: WebhookDeliveries;
 
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
   beforeEach(async () => {
     await resetSandbox(sandbox);
-    receiver.received.length = 0;
-    receiver.answers.length = 0;
-    receiver.state.delayMs = 0;
     ctx = await createTestApp(sandbox, engine, { encryptionKey });
     runner = ctx.built.services.webhookDeliveries;
     await signIn(ctx, USERS.alice); // the dashboard learns of her servers

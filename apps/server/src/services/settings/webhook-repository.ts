@@ -1,4 +1,4 @@
-import { PLANS, type WebhookDeliveryStatus } from '@ticket/contracts';
+import { plansWith, type WebhookDeliveryStatus } from '@ticket/contracts';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { supportsRowLocks } from '../../db/database';
 import { claimRows, type RowClaim } from '../../db/engine-sql';
@@ -10,9 +10,7 @@ export type EndpointRow = WebhookEndpointsTable;
 export type DeliveryRow = WebhookDeliveriesTable;
 
 /** The plans whose servers' endpoints are sent events. */
-export const WEBHOOK_PLANS = Object.values(PLANS)
-  .filter((plan) => plan.features.webhooks)
-  .map((plan) => plan.type as string);
+export const WEBHOOK_PLANS = plansWith('webhooks');
 
 // --- Servers ------------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import { now } from '../../db/database';
 import { unseal } from '../../platform/crypto';
 import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, testConfig, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
-import { startReceiver, verifySignature, type Receiver } from '../../test/webhook-receiver';
+import { startReceiver, useReceiver, verifySignature, type Receiver } from '../../test/webhook-receiver';
 
 const sandbox = useSandbox();
 
@@ -21,18 +21,10 @@ describe.each(engines)('webhook endpoints on %s', (engine) => {
   let admin: string; // bruno administers it
   let member: string; // eli is a plain member
   let otherAdmin: string; // chen administers Study Hall only
-  let receiver: Receiver;
+  const receiver = useReceiver();
 
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(async () => {
-    await receiver.close();
-  });
   beforeEach(async () => {
     await resetSandbox(sandbox);
-    receiver.received.length = 0;
-    receiver.answers.length = 0;
     ctx = await createTestApp(sandbox, engine, { encryptionKey });
     owner = (await signIn(ctx, USERS.alice)).token;
     admin = (await signIn(ctx, USERS.bruno)).token;

@@ -176,9 +176,10 @@ export async function refreshLastMessage(db: Db, ticketId: string): Promise<void
  * SQLite's layout (migration 0009): a document's rowid is its ticket's search_key × 2^16 plus its
  * number within the ticket, and a ticket's search_key is its server's base × 2^23 plus the ticket's
  * number. So one ticket's documents are one rowid range, and a matching document names its ticket
- * (the words themselves are scoped by server, migration 0026). Rowids reach 2^63, beyond a JavaScript number's exact integers: they
- * are only ever computed by SQLite, from keys (below 2^47) cast to integers, and constants inlined
- * as literals (a bound JavaScript number is a REAL to SQLite).
+ * (the words themselves are scoped by server, migration 0026). Rowids reach 2^63, beyond a
+ * JavaScript number's exact integers: they are only ever computed by SQLite, from keys (below
+ * 2^47) cast to integers, and constants inlined as literals (a bound JavaScript number is a REAL
+ * to SQLite).
  */
 const DOC_BITS = 16;
 const NUMBER_BITS = 23;
@@ -261,11 +262,8 @@ export async function removeSearchDoc(db: Db, engine: Engine, ticketId: string, 
 }
 
 async function removeTicketDocs(db: Db, engine: Engine, ticketId: string): Promise<void> {
-  if (engine !== 'sqlite') {
-    await db.deleteFrom('ticket_search').where('ticket_id', '=', ticketId).execute();
-    await db.deleteFrom('ticket_words').where('ticket_id', '=', ticketId).execute();
-    return;
-  }
+  // PostgreSQL: the documents and the words go with the ticket (foreign keys, on delete cascade).
+  if (engine !== 'sqlite') return;
   const key = await searchKey(db, ticketId);
   if (key !== null) await sql`delete from ticket_search where ${inTicketRange(key)}`.execute(db);
 }
@@ -281,8 +279,8 @@ function firstOfEach<T, K>(items: T[], groupOf: (item: T) => K, n: number): T[] 
 }
 
 /**
- * Up to `perTicket` documents of each of these tickets holding any of the terms, for highlights. SQLite finds them
- * in two steps: which documents match, reading only the rowid range that spans the tickets' keys
+ * Up to `perTicket` documents of each of these tickets holding any of the terms, for highlights.
+ * SQLite finds them in two steps: which documents match, reading only the rowid range that spans the tickets' keys
  * (per server: a page of one server's tickets is one range, usually a narrow one), then the text
  * of the few it keeps. Rowids themselves stay in SQLite (they pass 2^53); keys and numbers do not.
  */
