@@ -71,6 +71,8 @@ export class LocalizationService {
   private readonly clock: () => number;
   /** The refresh the latest change notice started in this process. */
   private refreshing: Promise<void> = Promise.resolve();
+  /** Counts the change notices heard: an answer read while one arrived may be older than it, and is not kept. */
+  private changes = 0;
 
   constructor(private readonly deps: LocalizationDependencies) {
     this.db = deps.db;
@@ -115,6 +117,7 @@ export class LocalizationService {
     const key = `${fileName}\n${language ?? ''}`;
     const kept = this.answers.get(key);
     if (kept && kept.expiresAt > this.clock()) return kept;
+    const changesBefore = this.changes;
     const file = await this.file(fileName);
     if (!file) throw new NotFoundError(`No translation file is named ${fileName}`);
     const target = language ?? file.sourceLanguage;
@@ -130,7 +133,7 @@ export class LocalizationService {
       etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`,
       expiresAt: this.clock() + (this.deps.changes.shared ? Number.POSITIVE_INFINITY : (this.deps.unsharedTtlMs ?? 30_000)),
     };
-    this.answers.set(key, entry);
+    if (this.changes === changesBefore) this.answers.set(key, entry);
     return entry;
   }
 
@@ -163,6 +166,7 @@ export class LocalizationService {
   }
 
   private async changed(fileName: string): Promise<void> {
+    this.changes += 1;
     for (const [key, answer] of this.answers) if (fileName === '*' || answer.fileName === fileName) this.answers.delete(key);
     const names = fileName === '*' ? [...this.listeners.keys()] : [fileName];
     for (const name of names) {
