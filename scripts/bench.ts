@@ -30,11 +30,13 @@
  * .cpuprofile went (`--cpu-prof-dir DIR`, default a directory under the system's temporary one);
  * `npx tsx scripts/bench/profile-summary.ts FILE` summarises it.
  * `--node-flags="…"` replaces the V8 limits the API process runs with (the README's recommended ones).
+ * `--only list,search,statistics,personal` measures only those calls in the nothing-reused phase
+ * (all by default), e.g. to profile one of them.
  * `--processes N` runs the API as N processes sharing its port (node's cluster hands each connection
  * to the next), as N processes behind a load balancer would be, with Redis for what they share
  * (`--redis-url`, REDIS_URL, or redis://127.0.0.1:6379); memory is then the largest process's.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
@@ -45,6 +47,7 @@ import { loadDemoFixtures } from '../apps/sandbox/src/index';
 import { isPostgresUrl, openDatabase, type Database } from '../apps/server/src/db/database';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { printPlans } from './bench/explain';
+import { buildBenchApi, sandboxApplicationEnv, startProcess as start, stopProcess as stop } from './bench/processes';
 import type { RecordedQuery } from './bench/server';
 import { ensurePostgresDatabase, seedPostgres, seededWith } from './bench/seed-postgres';
 import { SEED_SCHEMA, benchServerIds, lastSeededDay, recountInstallation, seedSqlite, seededCounts, signIn } from './bench/seed';
@@ -70,6 +73,7 @@ const { values } = parseArgs({
     'node-flags': { type: 'string', default: PRODUCTION_NODE_FLAGS },
     processes: { type: 'string', default: '1' },
     'redis-url': { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const engine = values.engine;
@@ -85,12 +89,16 @@ if (!Number.isInteger(processes) || processes < 1) throw new Error(`--processes 
 const redisUrl = values['redis-url'] ?? process.env.REDIS_URL ?? (processes > 1 ? 'redis://127.0.0.1:6379' : undefined);
 if (processes > 1 && (values.explain || values['cpu-prof'])) throw new Error('--explain and --cpu-prof look at one API process: leave out --processes');
 const nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean);
+const KINDS = ['list', 'search', 'statistics', 'personal'] as const;
+const only = values.only?.split(',').map((k) => k.trim()) ?? [...KINDS];
+for (const kind of only) if (!(KINDS as readonly string[]).includes(kind)) throw new Error(`--only takes ${KINDS.join(', ')} (comma-separated), not ${kind}`);
+/** Whether the nothing-reused phase measures calls of this kind (all of them unless `--only`). */
+const measures = (kind: (typeof KINDS)[number]) => only.includes(kind);
 const ADMIN_KEY = 'bench-operator-key';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ticket-bench-'));
 // The temporary directory (with the seeded SQLite file unless --db kept it elsewhere) goes however the bench ends.
 process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-const here = path.dirname(new URL(import.meta.url).pathname);
 const serverIds = benchServerIds(servers);
 const userIds = loadDemoFixtures().users.map((u) => u.id);
 const seedOptions = { servers, tickets, messagesPerTicket, userIds };
@@ -165,27 +173,6 @@ const perMember = (() => {
 })();
 
 // --- The processes ------------------------------------------------------------------------------
-
-function start(script: string, env: Record<string, string>, flags: string[] = []): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(here, script), { env: { ...process.env, ...env }, execArgv: [...flags, '--import', 'tsx'], stdio: 'inherit' });
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-/** Stops a process as a deployment would (SIGTERM) and waits for it to exit; its exit code. */
-function stop(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('exit', (code) => {
-      clearTimeout(force);
-      resolve(code);
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 /**
  * The most memory an API process has held resident since it started (VmHWM), in MB: the process
@@ -298,10 +285,12 @@ async function warm(calls: Calls, count: number): Promise<void> {
 }
 
 const sandbox = await start('bench/sandbox.ts', { PORT: String(port + 1) });
+const apiFile = await buildBenchApi();
 const startApi = (env: Record<string, string> = {}, flags: string[] = []) =>
   start(
-    'bench/server.ts',
+    apiFile,
     {
+      ...sandboxApplicationEnv(),
       PORT: String(port),
       SANDBOX_URL: `http://127.0.0.1:${port + 1}`,
       DATABASE_URL: databaseUrl,
@@ -356,10 +345,10 @@ try {
   await warm(searchCall, few);
   for (const [, calls] of statsCalls) await warm(calls, few);
   await warm(personalCall, memberTokens.length);
-  results.push(await measureCalls('list, nothing reused (LIST_CACHE_MB=0)', { p99: 25, ratio: 0.15 }, listCall));
-  results.push(await measureCalls('full-text search, nothing reused', { p99: 50 }, searchCall));
-  for (const [name, calls] of statsCalls) results.push(await measureCalls(`statistics: ${name}`, { p99: 25 }, calls));
-  results.push(await measureCalls('personal tickets (25 per page), nothing reused', { p99: 25 }, personalCall));
+  if (measures('list')) results.push(await measureCalls('list, nothing reused (LIST_CACHE_MB=0)', { p99: 25, ratio: 0.15 }, listCall));
+  if (measures('search')) results.push(await measureCalls('full-text search, nothing reused', { p99: 50 }, searchCall));
+  if (measures('statistics')) for (const [name, calls] of statsCalls) results.push(await measureCalls(`statistics: ${name}`, { p99: 25 }, calls));
+  if (measures('personal')) results.push(await measureCalls('personal tickets (25 per page), nothing reused', { p99: 25 }, personalCall));
   peak = Math.max(peak, peakRssOf(profiled));
   const code = await stop(api);
   api = null;

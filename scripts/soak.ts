@@ -21,16 +21,16 @@
  * redis://127.0.0.1:6379). The chat platform is the sandbox. The API processes run with the V8
  * limits the README recommends (`--node-flags` replaces them).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, totalmem } from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { loadDemoFixtures } from '../apps/sandbox/src/index';
 import { openDatabase } from '../apps/server/src/db/database';
 import { defaultSubjectSettings } from '../apps/server/src/services/settings/subject-defaults';
+import { buildBenchApi, sandboxApplicationEnv, startProcess as start, stopProcess as stop } from './bench/processes';
 import { ensurePostgresDatabase, seedPostgres, seededWith } from './bench/seed-postgres';
 import { benchServerIds, lastSeededDay, signInUser } from './bench/seed';
 
@@ -70,7 +70,6 @@ const tickets = number('tickets', servers);
 const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/soak';
 const redisUrl = values['redis-url'] ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean);
-const here = path.dirname(new URL(import.meta.url).pathname);
 const serverIds = benchServerIds(servers);
 const userIds = loadDemoFixtures().users.map((u) => u.id);
 
@@ -136,26 +135,6 @@ async function freePort(): Promise<number> {
   const { port } = probe.address() as { port: number };
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
-}
-
-function start(script: string, env: Record<string, string>, flags: string[] = []): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = fork(path.join(here, script), { env: { ...process.env, ...env }, execArgv: [...flags, '--import', 'tsx'], stdio: 'inherit' });
-    child.once('message', () => resolve(child));
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
 }
 
 /** Resident memory now (VmRSS) and at most so far (VmHWM), in MB; nothing of a process that is gone. */
@@ -297,6 +276,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 const [sandboxPort, portA, portB] = [await freePort(), await freePort(), await freePort()];
 const sandbox = await start('bench/sandbox.ts', { PORT: String(sandboxPort) });
+const apiFile = await buildBenchApi();
 const apis: ChildProcess[] = [];
 let failed = true;
 let stopping = false;
@@ -305,8 +285,8 @@ try {
     // One after the other: the first runs the migrations.
     apis.push(
       await start(
-        'bench/server.ts',
-        { PORT: String(port), HOST: '127.0.0.1', SANDBOX_URL: `http://127.0.0.1:${sandboxPort}`, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ADMIN_KEYS: ADMIN_KEY },
+        apiFile,
+        { ...sandboxApplicationEnv(), PORT: String(port), HOST: '127.0.0.1', SANDBOX_URL: `http://127.0.0.1:${sandboxPort}`, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ADMIN_KEYS: ADMIN_KEY },
         nodeFlags,
       ),
     );

@@ -10,7 +10,7 @@ import { loadDemoFixtures, startSandbox } from '../apps/sandbox/src/index';
 import { loadConfig, SANDBOX_STRIPE, type Config } from '../apps/server/src/config';
 import { demoServersOf, seedDemoServers } from '../apps/server/src/demo/seed';
 import { seedDemoSubscriptions } from '../apps/server/src/demo/subscriptions';
-import { startServer } from '../apps/server/src/main';
+import { startServer } from '../apps/server/src/server';
 import type { StartEnv as Env } from './start-env';
 
 /**

@@ -4,15 +4,14 @@
  * and also when the bench that started it goes away.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { findSourceMap } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { loadDemoFixtures } from '../../apps/sandbox/src/index';
 import { loadConfig } from '../../apps/server/src/config';
-import { startServer } from '../../apps/server/src/main';
+import { startServer } from '../../apps/server/src/server';
 
 /** One statement the API sent to the database, with its parameters. */
 export interface RecordedQuery {
@@ -65,14 +64,23 @@ function recordQueries(): void {
 }
 
 /**
- * Profiled (`--cpu-prof-dir`): tsx runs the TypeScript as compiled code whose positions are not the
- * sources' lines. The source maps of every module loaded go beside the profile
+ * Profiled (`--cpu-prof-dir`): the positions in the built file (or in tsx's compiled code, run
+ * from the sources) are not the sources' lines. The source maps go beside the profile
  * (CPU-sourcemaps.<pid>.json), and profile-summary.ts reads the positions through them.
  */
 function writeSourceMapsOnExit(profileDir: string): void {
   process.once('exit', () => {
-    const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
     const maps: Record<string, unknown> = {};
+    // Built (as the bench runs it): the one file's map, its sources as file URLs.
+    const self = fileURLToPath(import.meta.url);
+    if (existsSync(`${self}.map`)) {
+      const payload = JSON.parse(readFileSync(`${self}.map`, 'utf8')) as { sources: string[] };
+      const sources = payload.sources.map((source) => pathToFileURL(path.resolve(path.dirname(self), source)).href);
+      maps[import.meta.url] = { ...payload, sources, sourcesContent: undefined };
+      writeFileSync(path.join(profileDir, `CPU-sourcemaps.${process.pid}.json`), JSON.stringify(maps));
+      return;
+    }
+    const root = path.resolve(path.dirname(self), '../..');
     const visit = (dir: string) => {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
@@ -94,13 +102,10 @@ if (process.env.BENCH_RECORD_SQL) recordQueries();
 const profileDir = process.execArgv.find((arg) => arg.startsWith('--cpu-prof-dir='))?.slice('--cpu-prof-dir='.length);
 if (profileDir) writeSourceMapsOnExit(profileDir);
 
+// The sandbox's application (DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET, DISCORD_BOT_TOKEN) comes from the bench.
 const sandbox = process.env.SANDBOX_URL!;
-const { application } = loadDemoFixtures();
 const config = loadConfig({
   ...process.env,
-  DISCORD_CLIENT_ID: application.clientId,
-  DISCORD_CLIENT_SECRET: application.clientSecret,
-  DISCORD_BOT_TOKEN: application.botToken,
   DISCORD_API_URL: `${sandbox}/api`,
   DISCORD_AUTHORIZE_URL: `${sandbox}/oauth2/authorize`,
   ENCRYPTION_KEY: '11'.repeat(32),

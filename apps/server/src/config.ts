@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { BillingInterval, PaidPlanType, PLANS, SERVICE_NAMES, type ServiceName } from '@ticket/contracts';
 import type { S3Options } from './platform/file-storage';
+import { CHECKOUT_ROOT } from './checkout';
 
 export interface PlatformConfig {
   clientId: string;
@@ -390,7 +391,7 @@ export function loadConfig(input: Env = process.env, overrides: Partial<Config> 
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
     logLevel: env.LOG_LEVEL ?? 'info',
     ticketAutomationIntervalMs: int(env, 'TICKET_AUTOMATION_INTERVAL_MS', 15_000),
-    webDir: env.WEB_DIR === '' ? null : path.resolve(env.WEB_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+    webDir: env.WEB_DIR === '' ? null : path.resolve(env.WEB_DIR ?? path.join(CHECKOUT_ROOT, 'apps/web/dist')),
     version: env.npm_package_version ?? '0.1.0',
     trustProxy: env.TRUST_PROXY === 'true',
     files: {

@@ -11,7 +11,7 @@ import { GUILDS, USERS } from './test/demo-world';
 
 /*
  * Kill -9 of the API under a stream of writes loses none it acknowledged. The API runs as a real
- * process (main.ts, as `npm start` runs it) on a database of its own: a SQLite file in a temporary
+ * process (main.ts, built as a deployment runs it) on a database of its own: a SQLite file in a temporary
  * data directory, or a new PostgreSQL database. Writers send ticket messages as the bot runtime
  * reports them, settings changes and file uploads, and note each one answered 2xx; the process is
  * killed with SIGKILL mid-stream, started again on the same data, and every noted write is looked

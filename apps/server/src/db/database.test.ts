@@ -84,3 +84,27 @@ describe('upgrading a SQLite database that holds tickets', () => {
     await database.destroy();
   });
 });
+
+describe('SQLite rows', () => {
+  it('come back by column name as better-sqlite3 names them: a repeated name keeps its last value, a column named `__proto__` never becomes the prototype', async () => {
+    const database = await openDatabase('sqlite://', { migrate: false });
+    try {
+      const plain = await sql<Record<string, unknown>>`select 1 as a, 'x' as b, null as c, 2.5 as d`.execute(database.db);
+      expect(plain.rows).toEqual([{ a: 1, b: 'x', c: null, d: 2.5 }]);
+      expect(Object.getPrototypeOf(plain.rows[0])).toBe(Object.prototype);
+      const repeated = await sql<Record<string, unknown>>`select 1 as a, 2 as a`.execute(database.db);
+      expect(repeated.rows).toEqual([{ a: 2 }]);
+      const proto = await sql<Record<string, unknown>>`select 1 as "__proto__", 2 as b`.execute(database.db);
+      expect(Object.getPrototypeOf(proto.rows[0])).toBe(Object.prototype);
+      expect(proto.rows[0]!.b).toBe(2);
+      // The same statement again (reused from the cache), and rows streamed.
+      const again = await sql<Record<string, unknown>>`select 1 as a, 'x' as b, null as c, 2.5 as d`.execute(database.db);
+      expect(again.rows).toEqual(plain.rows);
+      const streamed: unknown[] = [];
+      for await (const row of database.db.selectNoFrom((eb) => [eb.val(7).as('n')]).stream()) streamed.push(row);
+      expect(streamed).toEqual([{ n: 7 }]);
+    } finally {
+      await database.destroy();
+    }
+  });
+});

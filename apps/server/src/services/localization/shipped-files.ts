@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BOT_WORDS_FILE, shippedBotWords } from '../../i18n/bot-words';
+import { CHECKOUT_ROOT } from '../../checkout';
 import { LOCALE_AREA_NAMES, LOCALE_AREAS } from '../../../../web/src/locales/areas';
 
 /** A translation file as the build ships it: its source language and its texts in each language it has. */
@@ -30,7 +31,7 @@ function flatten(messages: Record<string, unknown>, prefix: string, out: Record<
  * its locale files. Where they are not beside the server (it runs without the web's sources), the
  * dashboard keeps its bundled texts and none of these files exists.
  */
-export function shippedWebFiles(directory = path.resolve(import.meta.dirname, '../../../../web/src/locales')): ShippedFile[] {
+export function shippedWebFiles(directory = path.join(CHECKOUT_ROOT, 'apps/web/src/locales')): ShippedFile[] {
   let files: string[];
   try {
     files = readdirSync(directory).filter((file) => file.endsWith('.json'));
