@@ -5,21 +5,42 @@ import { z } from 'zod';
 
 type SerializerCompiler = FastifySerializerCompiler<z.ZodType>;
 
+type SchemaNode = Record<string, unknown>;
+const isNode = (value: unknown): value is SchemaNode => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A value that is one type or null (`anyOf: [{ type: X, … }, { type: 'null' }]`, as zod writes a
+ * nullable field) as `type: [X, 'null']`: the writer then tells the two apart by the value itself,
+ * where for a union it validates the value against each branch first (a pattern match per id and
+ * date of a list page: a third of its writing time).
+ */
+function nullableAsType(node: SchemaNode): SchemaNode {
+  const branches = node.anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2) return node;
+  const nullAt = branches.findIndex((branch) => isNode(branch) && branch.type === 'null' && Object.keys(branch).length === 1);
+  const other = branches[1 - nullAt];
+  if (nullAt < 0 || !isNode(other) || typeof other.type !== 'string') return node;
+  const { anyOf: _union, ...rest } = node;
+  return { ...other, ...rest, type: [other.type, 'null'] };
+}
+
 /**
  * An answer's JSON Schema (its output side, as the OpenAPI document describes it) for the writer.
  * Without `additionalProperties: false`: the writer leaves out fields a schema does not name
  * anyway, and where it picks a branch of a union by validating the value, an object carrying more
- * than its branch names must still match it (zod would drop the rest too).
+ * than its branch names must still match it (zod would drop the rest too). Nullable values are
+ * written by their type (nullableAsType).
  */
 function writerSchema(schema: z.ZodType): unknown {
   const open = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(open);
-    if (!node || typeof node !== 'object') return node;
-    return Object.fromEntries(
-      Object.entries(node)
+    if (!isNode(node)) return node;
+    const opened = Object.fromEntries(
+      Object.entries(nullableAsType(node))
         .filter(([key, value]) => !(key === 'additionalProperties' && value === false))
         .map(([key, value]) => [key, open(value)]),
     );
+    return opened;
   };
   return open(z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any' }));
 }

@@ -411,8 +411,11 @@ export async function pageTickets(
       query = query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_words').select('ticket_words.ticket_id').where(ticketWordsWithAll(terms, servers)));
     } else {
       // The tickets holding each term, together: a document's ticket is its rowid without the document bits.
+      // The unary + keeps SQLite from reading each match's row by its key (a common word matches most
+      // of a server's tickets): it walks the list's own index, in the list's order, and keeps the
+      // tickets among the matches (twice as fast for "refund" in a server of 1,000 tickets).
       const holding = terms.map((term) => sql`select ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${documentsWithAny(engine, [term], servers)}`);
-      query = query.where(sql<boolean>`tickets.search_key in (${sql.join(holding, sql` intersect `)})`);
+      query = query.where(sql<boolean>`+tickets.search_key in (${sql.join(holding, sql` intersect `)})`);
     }
   }
   const offset = (filters.Page - 1) * filters.Amount;
