@@ -41,10 +41,8 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
-      // Prepared statements are planned for their parameters each time (preparesOnce).
-      options: [...(options.schema ? [`-c search_path=${options.schema}`] : []), '-c plan_cache_mode=force_custom_plan'].join(' '),
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    pool.on('connect', preparesOnce);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     if (options.schema) await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db);
     database = {
@@ -75,36 +73,6 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   }
   if (options.migrate !== false) await migrateToLatest(database.db, database.engine, undefined, options.schema);
   return database;
-}
-
-/** Statement names by SQL text, shared by every connection of the process (each prepares a name once). */
-const statementNames = new Map<string, string>();
-/** At most this many texts are named; past it, new texts run unnamed (PostgreSQL keeps each name per connection). */
-const MAX_NAMED_STATEMENTS = 2000;
-
-/**
- * PostgreSQL parses an unnamed statement every time it runs. A connection's queries are sent as
- * named statements instead: each text is parsed once per connection and reused after, and still
- * planned for its parameters on each run (`plan_cache_mode=force_custom_plan`: a plan made for
- * any server or member would be wrong for the large ones). As a round trip from Node at a million
- * tickets: a list page's query 0.29–0.34 ms instead of 0.32–0.47, a session lookup 0.08 instead of
- * 0.09–0.10. Unnamed stay: a text without parameters (pg sends it as a simple query, which may hold
- * several statements, as migrations do), and one that holds `*` (`select *`, `returning *`): a
- * column added by a migration while the process runs would change its result's shape, which a
- * prepared statement refuses.
- */
-function preparesOnce(client: pg.PoolClient): void {
-  // The class's method, looked up on each call (a wrapper put on it later sees these calls too).
-  const query = (...args: unknown[]) => (pg.Client.prototype.query as (...args: unknown[]) => unknown).apply(client, args);
-  client.query = ((text: unknown, values: unknown, ...rest: unknown[]) => {
-    if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || rest.length > 0 || text.includes('*')) return query(text, values, ...rest);
-    let name = statementNames.get(text);
-    if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
-      name = `q${statementNames.size + 1}`;
-      statementNames.set(text, name);
-    }
-    return name === undefined ? query(text, values) : query({ name, text, values });
-  }) as typeof client.query;
 }
 
 /** A prepared statement as Kysely uses it. */
