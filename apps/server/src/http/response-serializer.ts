@@ -35,12 +35,11 @@ function writerSchema(schema: z.ZodType): unknown {
   const open = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(open);
     if (!isNode(node)) return node;
-    const opened = Object.fromEntries(
+    return Object.fromEntries(
       Object.entries(nullableAsType(node))
         .filter(([key, value]) => !(key === 'additionalProperties' && value === false))
         .map(([key, value]) => [key, open(value)]),
     );
-    return opened;
   };
   return open(z.toJSONSchema(schema, { io: 'output', target: 'draft-7', unrepresentable: 'any' }));
 }
