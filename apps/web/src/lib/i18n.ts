@@ -180,12 +180,13 @@ const neededAreas = new Set<LocaleArea>();
 const loadedAreas = new Map<string, Set<LocaleArea>>();
 
 async function addArea(locale: string, area: LocaleArea): Promise<void> {
-  const loaded = loadedAreas.get(locale) ?? new Set<LocaleArea>();
+  // One set per language, made before any load: areas loaded at once each mark the same set.
+  let loaded = loadedAreas.get(locale);
+  if (!loaded) loadedAreas.set(locale, (loaded = new Set<LocaleArea>()));
   if (loaded.has(area)) return;
   const messages = await loadTranslations(locale, area);
   i18n.addResourceBundle(locale, 'translation', messages, true, true);
   loaded.add(area);
-  loadedAreas.set(locale, loaded);
 }
 
 /**
@@ -269,6 +270,8 @@ export async function setLocale(locale: string): Promise<void> {
   const next = isSupportedLocale(locale) ? locale : FALLBACK_LOCALE;
   const previous = i18n.language;
   if (!i18n.hasResourceBundle(next, 'translation')) {
+    // Any areas it had went with its texts.
+    loadedAreas.delete(next);
     // The user waits for the switch anyway: the service's corrections come with it.
     i18n.addResourceBundle(next, 'translation', await loadTranslations(next, 'shell', true));
   }
