@@ -4,8 +4,7 @@
  * and also when the bench that started it goes away.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { findSourceMap } from 'node:module';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
@@ -64,36 +63,17 @@ function recordQueries(): void {
 }
 
 /**
- * Profiled (`--cpu-prof-dir`): the positions in the built file (or in tsx's compiled code, run
- * from the sources) are not the sources' lines. The source maps go beside the profile
- * (CPU-sourcemaps.<pid>.json), and profile-summary.ts reads the positions through them.
+ * Profiled (`--cpu-prof-dir`): positions in the built file (bench and soak run this script built,
+ * scripts/bench/processes.ts) are not the sources' lines. Its source map, with the sources as file
+ * URLs, goes beside the profile (CPU-sourcemaps.<pid>.json), and profile-summary.ts reads the
+ * positions through it.
  */
 function writeSourceMapsOnExit(profileDir: string): void {
   process.once('exit', () => {
-    const maps: Record<string, unknown> = {};
-    // Built (as the bench runs it): the one file's map, its sources as file URLs.
     const self = fileURLToPath(import.meta.url);
-    if (existsSync(`${self}.map`)) {
-      const payload = JSON.parse(readFileSync(`${self}.map`, 'utf8')) as { sources: string[] };
-      const sources = payload.sources.map((source) => pathToFileURL(path.resolve(path.dirname(self), source)).href);
-      maps[import.meta.url] = { ...payload, sources, sourcesContent: undefined };
-      writeFileSync(path.join(profileDir, `CPU-sourcemaps.${process.pid}.json`), JSON.stringify(maps));
-      return;
-    }
-    const root = path.resolve(path.dirname(self), '../..');
-    const visit = (dir: string) => {
-      for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
-        const file = path.join(dir, entry.name);
-        if (entry.isDirectory()) visit(file);
-        else if (/\.(ts|tsx|mts)$/.test(entry.name)) {
-          const url = pathToFileURL(file).href;
-          const map = findSourceMap(url);
-          if (map) maps[url] = { ...map.payload, sourcesContent: undefined };
-        }
-      }
-    };
-    for (const dir of ['apps', 'packages', 'scripts']) visit(path.join(root, dir));
+    const payload = JSON.parse(readFileSync(`${self}.map`, 'utf8')) as { sources: string[] };
+    const sources = payload.sources.map((source) => pathToFileURL(path.resolve(path.dirname(self), source)).href);
+    const maps = { [import.meta.url]: { ...payload, sources, sourcesContent: undefined } };
     writeFileSync(path.join(profileDir, `CPU-sourcemaps.${process.pid}.json`), JSON.stringify(maps));
   });
 }
