@@ -4,6 +4,7 @@ import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
 import { documentsWithAny, ticketWordsWithAll } from '../../db/engine-sql';
 import { scopedIndexText } from '../../db/search-terms';
+import { reusableQuery } from '../../db/reusable-query';
 import { readServerTotals } from './stats-repository';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -375,6 +376,51 @@ async function memberServers(db: Db, userId: string): Promise<string[]> {
 /** The filters of a list query, without its paging. */
 const filtersOf = ({ Page: _page, Amount: _amount, ...filters }: TicketListQuery) => filters;
 
+/** What a list's statements are built from: whose tickets (a server's, or a member's own) and the filters. */
+type ListValues = { serverId?: string; userId?: string } & Omit<TicketListQuery, 'Page' | 'Amount'>;
+
+/** The values of a list: its scope and filters, flat. */
+const listValues = (scope: TicketScope, filters: TicketListQuery): ListValues => ({ ...scope, ...filtersOf(filters) });
+
+/**
+ * The tickets a list shows, with its filters, and the columns it is ordered by. A server's list is
+ * read off its index of live tickets. Every author is a member of their ticket, so a member's own
+ * list is their memberships, read off their index by activity.
+ */
+function listedTickets(db: Db, v: ListValues) {
+  let query = db.selectFrom('tickets').where('tickets.deleted', '=', 0);
+  const personal = v.userId !== undefined;
+  if (v.userId !== undefined) {
+    // Typed as the server's query: the membership's columns are named by reference below.
+    const mine = query.innerJoin('ticket_members as mine', (join) => join.onRef('mine.ticket_id', '=', 'tickets.id').on('mine.user_id', '=', v.userId!));
+    query = mine as unknown as typeof query;
+  } else {
+    query = query.where('tickets.server_id', '=', v.serverId!);
+  }
+  const activity = sql.ref(personal ? 'mine.last_activity_at' : 'tickets.last_activity_at');
+  const tie = sql.ref(personal ? 'mine.ticket_id' : 'tickets.id');
+  if (v.Server) query = query.where('tickets.server_id', '=', v.Server);
+  if (v.Subject) query = query.where('tickets.subject_id', '=', v.Subject);
+  if (v.Author) query = query.where('tickets.author_id', '=', v.Author);
+  if (v.Assignee) query = query.where('tickets.assignee_id', '=', v.Assignee);
+  if (v.ClosedBy) query = query.where('tickets.closed_by', '=', v.ClosedBy);
+  if (v.Active === true) query = query.where('tickets.state', '!=', 'Closed');
+  if (v.Active === false) query = query.where('tickets.state', '=', 'Closed');
+  if (v.HideResolved === true) query = query.where('tickets.state', 'not in', ['Closed', 'AutoClose']);
+  return { query, activity, tie };
+}
+
+/** A page of a list without a search, newest activity first (compiled once per shape of filters). */
+const listPage = reusableQuery((db, v: ListValues & { offset: number; limit: number }) => {
+  const { query, activity, tie } = listedTickets(db, v);
+  return query.select(LIST_COLUMNS).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(v.offset).limit(v.limit);
+});
+
+/** How many tickets a list with filters holds, read off the tickets the filters leave. */
+const listCount = reusableQuery((db, v: ListValues) =>
+  listedTickets(db, v).query.select((eb) => eb.fn.countAll<number>().as('n')),
+);
+
 export async function pageTickets(
   db: Db,
   engine: Engine,
@@ -382,56 +428,36 @@ export async function pageTickets(
   filters: TicketListQuery,
   terms: string[] | null,
 ): Promise<{ rows: ListRow[]; total: number }> {
-  let query = db.selectFrom('tickets').where('tickets.deleted', '=', 0);
-  // A server's list is read off its index of live tickets. Every author is a member of their
-  // ticket, so a member's own list is their memberships, read off their index by activity.
-  const personal = 'userId' in scope;
-  if (personal) {
-    // Typed as the server's query: the membership's columns are named by reference below.
-    const mine = query.innerJoin('ticket_members as mine', (join) => join.onRef('mine.ticket_id', '=', 'tickets.id').on('mine.user_id', '=', scope.userId));
-    query = mine as unknown as typeof query;
-  } else {
-    query = query.where('tickets.server_id', '=', scope.serverId);
-  }
-  const activity = sql.ref(personal ? 'mine.last_activity_at' : 'tickets.last_activity_at');
-  const tie = sql.ref(personal ? 'mine.ticket_id' : 'tickets.id');
-  if (filters.Server) query = query.where('tickets.server_id', '=', filters.Server);
-  if (filters.Subject) query = query.where('tickets.subject_id', '=', filters.Subject);
-  if (filters.Author) query = query.where('tickets.author_id', '=', filters.Author);
-  if (filters.Assignee) query = query.where('tickets.assignee_id', '=', filters.Assignee);
-  if (filters.ClosedBy) query = query.where('tickets.closed_by', '=', filters.ClosedBy);
-  if (filters.Active === true) query = query.where('tickets.state', '!=', 'Closed');
-  if (filters.Active === false) query = query.where('tickets.state', '=', 'Closed');
-  if (filters.HideResolved === true) query = query.where('tickets.state', 'not in', ['Closed', 'AutoClose']);
-  if (terms) {
-    // The words are looked up in the servers the list can show (a member's: those of their tickets);
-    // the list's own conditions keep the matching documents of its tickets.
-    const servers = 'serverId' in scope ? [scope.serverId] : filters.Server ? [filters.Server] : await memberServers(db, scope.userId);
-    if (engine !== 'sqlite') {
-      query = query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_words').select('ticket_words.ticket_id').where(ticketWordsWithAll(terms, servers)));
-    } else {
-      // The tickets holding each term, together: a document's ticket is its rowid without the document bits.
-      // The unary + keeps SQLite from reading each match's row by its key (a common word matches most
-      // of a server's tickets): it walks the list's own index, in the list's order, and keeps the
-      // tickets among the matches (twice as fast for "refund" in a server of 1,000 tickets).
-      const holding = terms.map((term) => sql`select ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${documentsWithAny(engine, [term], servers)}`);
-      query = query.where(sql<boolean>`+tickets.search_key in (${sql.join(holding, sql` intersect `)})`);
-    }
-  }
+  const values = listValues(scope, filters);
   const offset = (filters.Page - 1) * filters.Amount;
-  const ordered = query.select(LIST_COLUMNS).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(offset).limit(filters.Amount);
-  const count = () => query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const count = async () => Number((await listCount(db, values))[0]?.n ?? 0);
   if (!terms) {
     // A server's whole list is counted by its counter, a member's by their memberships' index,
     // any other by reading the tickets the filters leave.
     const unfiltered = Object.values(filtersOf(filters)).every((value) => value === undefined);
     const total = !unfiltered
-      ? count().then((c) => Number(c.n))
+      ? count()
       : 'serverId' in scope
         ? readServerTotals(db, scope.serverId).then((t) => t.tickets)
         : countMemberships(db, scope.userId);
-    const [rows, n] = await Promise.all([ordered.execute(), total]);
+    const [rows, n] = await Promise.all([listPage(db, { ...values, offset, limit: filters.Amount }), total]);
     return { rows, total: n };
+  }
+  const listed = listedTickets(db, values);
+  const { activity, tie } = listed;
+  let query = listed.query;
+  // The words are looked up in the servers the list can show (a member's: those of their tickets);
+  // the list's own conditions keep the matching documents of its tickets.
+  const servers = 'serverId' in scope ? [scope.serverId] : filters.Server ? [filters.Server] : await memberServers(db, scope.userId);
+  if (engine !== 'sqlite') {
+    query = query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_words').select('ticket_words.ticket_id').where(ticketWordsWithAll(terms, servers)));
+  } else {
+    // The tickets holding each term, together: a document's ticket is its rowid without the document bits.
+    // The unary + keeps SQLite from reading each match's row by its key (a common word matches most
+    // of a server's tickets): it walks the list's own index, in the list's order, and keeps the
+    // tickets among the matches (twice as fast for "refund" in a server of 1,000 tickets).
+    const holding = terms.map((term) => sql`select ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${documentsWithAny(engine, [term], servers)}`);
+    query = query.where(sql<boolean>`+tickets.search_key in (${sql.join(holding, sql` intersect `)})`);
   }
   // A search gives the page and the number of matches in one pass, so the text search runs once;
   // it orders the matches' ids alone and reads the whole rows of the page's tickets after.
@@ -455,7 +481,7 @@ export async function pageTickets(
     return { rows, total: Number(page[0]?.total_in_scope ?? 0) };
   }
   // Past the last page there is no row to carry the total.
-  return { rows: [], total: Number((await count()).n) };
+  return { rows: [], total: Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) };
 }
 
 export async function personalServers(db: Db, userId: string, offset: number, limit: number) {
