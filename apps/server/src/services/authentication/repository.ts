@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { ServerRole } from '@ticket/contracts';
 import { now, toJson } from '../../db/database';
 import type { ApiKeyCallsTable, DB, UsersTable } from '../../db/schema';
+import { reusableQuery } from '../../db/reusable-query';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -167,13 +168,13 @@ export async function insertSession(
     .execute();
 }
 
+/** Every call signed in looks up its session (compiled once). */
+const liveSession = reusableQuery((db, v: { tokenHash: string; at: string }) =>
+  db.selectFrom('sessions').select(['id', 'user_id', 'expires_at', 'last_used_at']).where('token_hash', '=', v.tokenHash).where('expires_at', '>', v.at),
+);
+
 export async function findLiveSession(db: Db, tokenHash: string): Promise<SessionRow | undefined> {
-  return db
-    .selectFrom('sessions')
-    .select(['id', 'user_id', 'expires_at', 'last_used_at'])
-    .where('token_hash', '=', tokenHash)
-    .where('expires_at', '>', now())
-    .executeTakeFirst();
+  return (await liveSession(db, { tokenHash, at: now() }))[0];
 }
 
 export async function findSessionById(db: Db, sessionId: string): Promise<SessionRow | undefined> {

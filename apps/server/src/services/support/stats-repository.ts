@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DB, TicketsTable } from '../../db/schema';
+import { reusableQuery } from '../../db/reusable-query';
 
 /**
  * The counters statistics read instead of counting tickets and messages: the installation's
@@ -151,8 +152,11 @@ export async function readInstallationCounters(db: Db): Promise<Record<Installat
   return { tickets: value('tickets'), messages: value('messages'), open_tickets: value('open_tickets') };
 }
 
+/** A server's counters, read by every list and statistics call (compiled once). */
+const serverTotals = reusableQuery((db, v: { serverId: string }) => db.selectFrom('server_totals').selectAll().where('server_id', '=', v.serverId));
+
 export async function readServerTotals(db: Db, serverId: string): Promise<{ tickets: number; openTickets: number; messages: number }> {
-  const row = await db.selectFrom('server_totals').selectAll().where('server_id', '=', serverId).executeTakeFirst();
+  const [row] = await serverTotals(db, { serverId });
   return { tickets: Number(row?.tickets ?? 0), openTickets: Number(row?.open_tickets ?? 0), messages: Number(row?.messages ?? 0) };
 }
 
