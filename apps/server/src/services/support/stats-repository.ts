@@ -161,37 +161,45 @@ export async function readServerTotals(db: Db, serverId: string): Promise<{ tick
 }
 
 /** The server's daily counts from `start` to `end` (UTC days, inclusive); days without any are absent. */
-export async function readDaily(db: Db, serverId: string, start: string, end: string) {
-  const rows = await db
+const dailyCounts = reusableQuery((db, v: { serverId: string; start: string; end: string }) =>
+  db
     .selectFrom('server_daily_stats')
     .select(['day', 'tickets', 'messages', 'responses', 'response_ms'])
-    .where('server_id', '=', serverId)
-    .where('day', '>=', start)
-    .where('day', '<=', end)
-    .execute();
+    .where('server_id', '=', v.serverId)
+    .where('day', '>=', v.start)
+    .where('day', '<=', v.end),
+);
+
+export async function readDaily(db: Db, serverId: string, start: string, end: string) {
+  const rows = await dailyCounts(db, { serverId, start, end });
   return rows.map((r) => ({ day: r.day, tickets: Number(r.tickets), messages: Number(r.messages), responses: Number(r.responses), responseMs: Number(r.response_ms) }));
 }
 
+/** The days a ranking covers: all of them, or from `start` to `end`. */
+type RankValues = { serverId: string; start?: string; end?: string };
+
+const subjectRanking = reusableQuery((db, v: RankValues) => {
+  let query = db.selectFrom('server_subject_daily as d').innerJoin('subjects as s', 's.id', 'd.subject_id').where('d.server_id', '=', v.serverId);
+  if (v.start !== undefined && v.end !== undefined) query = query.where('d.day', '>=', v.start).where('d.day', '<=', v.end);
+  const amount = sql<number>`sum(d.tickets)`;
+  return query.select(['s.id', 's.name', amount.as('amount')]).groupBy(['s.id', 's.name']).having(amount, '>', 0).orderBy('amount', 'desc').orderBy('s.name');
+});
+
 /** Subjects by the tickets opened under them (in the range, when given), most first, then by name. */
 export async function rankSubjects(db: Db, serverId: string, range?: { start: string; end: string }) {
-  let query = db.selectFrom('server_subject_daily as d').innerJoin('subjects as s', 's.id', 'd.subject_id').where('d.server_id', '=', serverId);
-  if (range) query = query.where('d.day', '>=', range.start).where('d.day', '<=', range.end);
-  const amount = sql<number>`sum(d.tickets)`;
-  const rows = await query
-    .select(['s.id', 's.name', amount.as('amount')])
-    .groupBy(['s.id', 's.name'])
-    .having(amount, '>', 0)
-    .orderBy('amount', 'desc')
-    .orderBy('s.name')
-    .execute();
+  const rows = await subjectRanking(db, { serverId, ...range });
   return rows.map((r) => ({ id: r.id, name: r.name, amount: Number(r.amount) }));
 }
 
+const supporterRanking = reusableQuery((db, v: RankValues) => {
+  let query = db.selectFrom('server_supporter_daily').where('server_id', '=', v.serverId);
+  if (v.start !== undefined && v.end !== undefined) query = query.where('day', '>=', v.start).where('day', '<=', v.end);
+  const amount = sql<number>`sum(tickets)`;
+  return query.select(['author_id', amount.as('amount')]).groupBy('author_id').having(amount, '>', 0).orderBy('amount', 'desc').orderBy('author_id');
+});
+
 /** Staff by the tickets they answered in (first answered in the range, when given), most first. */
 export async function rankSupporters(db: Db, serverId: string, range?: { start: string; end: string }) {
-  let query = db.selectFrom('server_supporter_daily').where('server_id', '=', serverId);
-  if (range) query = query.where('day', '>=', range.start).where('day', '<=', range.end);
-  const amount = sql<number>`sum(tickets)`;
-  const rows = await query.select(['author_id', amount.as('amount')]).groupBy('author_id').having(amount, '>', 0).orderBy('amount', 'desc').orderBy('author_id').execute();
+  const rows = await supporterRanking(db, { serverId, ...range });
   return rows.map((r) => ({ authorId: r.author_id, amount: Number(r.amount) }));
 }
