@@ -18,13 +18,15 @@ class Slot {
   }
 }
 
+/** A non-empty string or a non-zero number is bound as a parameter; any other value chooses the shape. */
+const isBound = (value: QueryValues[string]): value is string | number => (typeof value === 'string' || typeof value === 'number') && !!value;
+
 /** The values' shape: which are bound, and the others as they are (with a falsy string or number, its value). */
 function shapeOf(values: QueryValues): string {
   let shape = '';
   for (const name in values) {
     const value = values[name];
-    const kind = typeof value;
-    shape += (kind === 'string' || kind === 'number') && value ? `${name}=?;` : `${name}=${kind}:${String(value)};`;
+    shape += isBound(value) ? `${name}=?;` : `${name}=${typeof value}:${String(value)};`;
   }
   return shape;
 }
@@ -34,7 +36,7 @@ function standIns<V extends QueryValues>(values: V): V {
   const stand: QueryValues = {};
   for (const name in values) {
     const value = values[name];
-    stand[name] = (typeof value === 'string' || typeof value === 'number') && value ? (new Slot(name) as unknown as string) : value;
+    stand[name] = isBound(value) ? (new Slot(name) as unknown as string) : value;
   }
   return stand as V;
 }

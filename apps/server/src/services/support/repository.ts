@@ -329,7 +329,6 @@ export async function serverVersion(db: Db, serverId: string): Promise<number> {
 
 // --- Lists --------------------------------------------------------------------------------------
 
-/** One page of tickets in scope, newest activity first, with the list filters and an optional search. */
 /** The columns a list shows of each ticket (and a search needs to find its documents). */
 const LIST_COLUMNS = [
   'tickets.id',
@@ -379,9 +378,6 @@ const filtersOf = ({ Page: _page, Amount: _amount, ...filters }: TicketListQuery
 /** What a list's statements are built from: whose tickets (a server's, or a member's own) and the filters. */
 type ListValues = { serverId?: string; userId?: string } & Omit<TicketListQuery, 'Page' | 'Amount'>;
 
-/** The values of a list: its scope and filters, flat. */
-const listValues = (scope: TicketScope, filters: TicketListQuery): ListValues => ({ ...scope, ...filtersOf(filters) });
-
 /**
  * The tickets a list shows, with its filters, and the columns it is ordered by. A server's list is
  * read off its index of live tickets. Every author is a member of their ticket, so a member's own
@@ -421,6 +417,7 @@ const listCount = reusableQuery((db, v: ListValues) =>
   listedTickets(db, v).query.select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
+/** One page of tickets in scope, newest activity first, with the list filters and an optional search. */
 export async function pageTickets(
   db: Db,
   engine: Engine,
@@ -428,13 +425,14 @@ export async function pageTickets(
   filters: TicketListQuery,
   terms: string[] | null,
 ): Promise<{ rows: ListRow[]; total: number }> {
-  const values = listValues(scope, filters);
+  const only = filtersOf(filters);
+  const values: ListValues = { ...scope, ...only };
   const offset = (filters.Page - 1) * filters.Amount;
   const count = async () => Number((await listCount(db, values))[0]?.n ?? 0);
   if (!terms) {
     // A server's whole list is counted by its counter, a member's by their memberships' index,
     // any other by reading the tickets the filters leave.
-    const unfiltered = Object.values(filtersOf(filters)).every((value) => value === undefined);
+    const unfiltered = Object.values(only).every((value) => value === undefined);
     const total = !unfiltered
       ? count()
       : 'serverId' in scope
