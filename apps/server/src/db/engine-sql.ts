@@ -23,11 +23,15 @@ export function documentsWithAny(engine: Engine, terms: string[], serverIds: str
   return sql<boolean>`ticket_search match ${words.map((w) => `"${w}"`).join(' OR ')}`;
 }
 
-/** PostgreSQL: a predicate on `ticket_words` (migration 0028): the ticket, of one of these servers, holds every term. */
-export function ticketWordsWithAll(terms: string[], serverIds: string[]): RawBuilder<boolean> {
+/** A predicate on `ticket_words` (migrations 0028, 0030): the ticket, of one of these servers, holds every term. */
+export function ticketWordsWithAll(engine: Engine, terms: string[], serverIds: string[]): RawBuilder<boolean> {
   if (serverIds.length === 0 || terms.length === 0) return sql<boolean>`1 = 0`;
-  const query = serverIds.map((id) => `(${scopedWords(id, terms).map(lexeme).join(' & ')})`).join(' | ');
-  return sql<boolean>`ticket_words.words @@ ${query}::tsquery`;
+  if (engine === 'postgres') {
+    const query = serverIds.map((id) => `(${scopedWords(id, terms).map(lexeme).join(' & ')})`).join(' | ');
+    return sql<boolean>`ticket_words.words @@ ${query}::tsquery`;
+  }
+  const query = serverIds.map((id) => `(${scopedWords(id, terms).map((w) => `"${w}"`).join(' AND ')})`).join(' OR ');
+  return sql<boolean>`ticket_words match ${query}`;
 }
 
 /** A lexeme of a tsquery as written, quoted: nothing parses or normalises it again. */

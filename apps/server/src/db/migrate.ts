@@ -30,6 +30,7 @@ import { scopedSearchWordsMigration } from './migrations/0026-scoped-search-word
 import { jobLeasesMigration } from './migrations/0027-job-leases';
 import { ticketWordsMigration } from './migrations/0028-ticket-words';
 import { memberTotalsMigration } from './migrations/0029-member-totals';
+import { sqliteTicketWordsMigration } from './migrations/0030-sqlite-ticket-words';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -62,6 +63,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0027-job-leases': jobLeasesMigration,
   '0028-ticket-words': ticketWordsMigration,
   '0029-member-totals': memberTotalsMigration,
+  '0030-sqlite-ticket-words': sqliteTicketWordsMigration,
 };
 
 /**

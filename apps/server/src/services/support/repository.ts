@@ -3,7 +3,7 @@ import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
 import { documentsWithAny, ticketWordsWithAll } from '../../db/engine-sql';
-import { scopedIndexText } from '../../db/search-terms';
+import { scopedWords, wordsOf } from '../../db/search-terms';
 import { reusableQuery } from '../../db/reusable-query';
 import { readServerTotals } from './stats-repository';
 
@@ -223,18 +223,47 @@ export async function putSearchDoc(db: Db, engine: Engine, doc: SearchDoc): Prom
   }
   const key = await searchKey(db, doc.ticket_id);
   if (key === null) return;
-  await removeRangedDoc(db, key, doc.kind, doc.ref_id);
-  if (doc.body.trim() === '') return;
-  const next = sql`coalesce(max(ticket_search.rowid) + 1, ${firstDoc(key)})`;
-  await sql`insert into ticket_search (rowid, ticket_id, server_id, kind, ref_id, body, words)
-    select ${next}, ${doc.ticket_id}, ${doc.server_id}, ${doc.kind}, ${doc.ref_id}, ${doc.body}, ${scopedIndexText(doc.server_id, doc.body)}
-    from ticket_search where ${inTicketRange(key)}
-    having ${next} < ${firstDoc(key)} + ${DOCS_PER_TICKET}`.execute(db);
+  const replaced = await removeRangedDoc(db, key, doc.kind, doc.ref_id);
+  if (doc.body.trim() !== '') {
+    const words = scopedWords(doc.server_id, wordsOf(doc.body));
+    const next = sql`coalesce(max(ticket_search.rowid) + 1, ${firstDoc(key)})`;
+    const added = await sql`insert into ticket_search (rowid, ticket_id, server_id, kind, ref_id, body, words)
+      select ${next}, ${doc.ticket_id}, ${doc.server_id}, ${doc.kind}, ${doc.ref_id}, ${doc.body}, ${words.join(' ')}
+      from ticket_search where ${inTicketRange(key)}
+      having ${next} < ${firstDoc(key)} + ${DOCS_PER_TICKET}`.execute(db);
+    if (!replaced && Number(added.numAffectedRows ?? 0) > 0) await addRangedWords(db, key, words);
+  }
+  if (replaced) await gatherRangedWords(db, key);
 }
 
-/** SQLite: one text of the ticket with this search key leaves the index. */
-async function removeRangedDoc(db: Db, key: number, kind: string, refId: string): Promise<void> {
-  await sql`delete from ticket_search where ${inTicketRange(key)} and kind = ${kind} and ref_id = ${refId}`.execute(db);
+/** SQLite: one text of the ticket with this search key leaves the index; true when there was one. */
+async function removeRangedDoc(db: Db, key: number, kind: string, refId: string): Promise<boolean> {
+  const removed = await sql`delete from ticket_search where ${inTicketRange(key)} and kind = ${kind} and ref_id = ${refId}`.execute(db);
+  return Number(removed.numAffectedRows ?? 0) > 0;
+}
+
+/** SQLite: the row of words of the ticket with this search key (migration 0030). */
+const ticketWordsRow = (key: number) => sql<boolean>`ticket_words.rowid = cast(${key} as integer)`;
+
+/** SQLite: the ticket's words become these (each once); a ticket without words has no row. */
+async function putRangedWords(db: Db, key: number, words: Set<string>): Promise<void> {
+  await sql`delete from ticket_words where ${ticketWordsRow(key)}`.execute(db);
+  if (words.size > 0) await sql`insert into ticket_words (rowid, words) values (cast(${key} as integer), ${[...words].join(' ')})`.execute(db);
+}
+
+/** SQLite: a new text adds its words to the ticket's; nothing is written when it has none new. */
+async function addRangedWords(db: Db, key: number, words: string[]): Promise<void> {
+  const row = (await sql<{ words: string }>`select words from ticket_words where ${ticketWordsRow(key)}`.execute(db)).rows[0];
+  const held = new Set(row ? row.words.split(' ') : []);
+  const before = held.size;
+  for (const word of words) held.add(word);
+  if (held.size > before) await putRangedWords(db, key, held);
+}
+
+/** SQLite: the ticket's words again from its documents, after one left or changed (it may have taken some away). */
+async function gatherRangedWords(db: Db, key: number): Promise<void> {
+  const docs = await sql<{ words: string }>`select words from ticket_search where ${inTicketRange(key)}`.execute(db);
+  await putRangedWords(db, key, new Set(docs.rows.flatMap((d) => d.words.split(' ')).filter((w) => w !== '')));
 }
 
 /** PostgreSQL: one text of a ticket leaves the index; true when there was one. */
@@ -259,14 +288,16 @@ export async function removeSearchDoc(db: Db, engine: Engine, ticketId: string, 
     return;
   }
   const key = await searchKey(db, ticketId);
-  if (key !== null) await removeRangedDoc(db, key, kind, refId);
+  if (key !== null && (await removeRangedDoc(db, key, kind, refId))) await gatherRangedWords(db, key);
 }
 
 async function removeTicketDocs(db: Db, engine: Engine, ticketId: string): Promise<void> {
   // PostgreSQL: the documents and the words go with the ticket (foreign keys, on delete cascade).
   if (engine !== 'sqlite') return;
   const key = await searchKey(db, ticketId);
-  if (key !== null) await sql`delete from ticket_search where ${inTicketRange(key)}`.execute(db);
+  if (key === null) return;
+  await sql`delete from ticket_search where ${inTicketRange(key)}`.execute(db);
+  await sql`delete from ticket_words where ${ticketWordsRow(key)}`.execute(db);
 }
 
 /** The first `n` items of each group, in order. */
@@ -429,10 +460,10 @@ export async function pageTickets(
   const values: ListValues = { ...scope, ...only };
   const offset = (filters.Page - 1) * filters.Amount;
   const count = async () => Number((await listCount(db, values))[0]?.n ?? 0);
+  const unfiltered = Object.values(only).every((value) => value === undefined);
   if (!terms) {
     // A server's whole list is counted by its counter, a member's by their memberships' index,
     // any other by reading the tickets the filters leave.
-    const unfiltered = Object.values(only).every((value) => value === undefined);
     const total = !unfiltered
       ? count()
       : 'serverId' in scope
@@ -443,21 +474,31 @@ export async function pageTickets(
   }
   const listed = listedTickets(db, values);
   const { activity, tie } = listed;
-  let query = listed.query;
   // The words are looked up in the servers the list can show (a member's: those of their tickets);
-  // the list's own conditions keep the matching documents of its tickets.
+  // the list's own conditions keep the matching tickets of its own.
   const servers = 'serverId' in scope ? [scope.serverId] : filters.Server ? [filters.Server] : await memberServers(db, scope.userId);
-  if (engine !== 'sqlite') {
-    query = query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_words').select('ticket_words.ticket_id').where(ticketWordsWithAll(terms, servers)));
-  } else {
-    // The tickets holding each term, together: a document's ticket is its rowid without the document bits.
-    // The unary + keeps SQLite from reading each match's row by its key (a common word matches most
-    // of a server's tickets): it walks the list's own index, in the list's order, and keeps the
-    // tickets among the matches (twice as fast for "refund" in a server of 1,000 tickets).
-    const holding = terms.map((term) => sql`select ticket_search.rowid >> ${sql.lit(DOC_BITS)} from ticket_search where ${documentsWithAny(engine, [term], servers)}`);
-    query = query.where(sql<boolean>`+tickets.search_key in (${sql.join(holding, sql` intersect `)})`);
+  const holding = ticketWordsWithAll(engine, terms, servers);
+  if (engine === 'sqlite') {
+    // A ticket's row of words has its search key for rowid (migration 0030). The unary + keeps
+    // SQLite from reading each match's ticket by its key (a common word is in most of a server's
+    // tickets): it walks the list's own index, in the list's order, and stops at the page's last
+    // match. The matches are counted apart: a server's, unfiltered, in the words' index alone
+    // (its tickets are one range of keys, migration 0009, and a ticket's words leave with it).
+    const query = listed.query.where(sql<boolean>`+tickets.search_key in (select ticket_words.rowid from ticket_words where ${holding})`);
+    const base = 'serverId' in scope && sql`(select search_bases.base from search_bases where search_bases.server_id = ${scope.serverId})`;
+    const total =
+      base && unfiltered
+        ? sql<{ n: number }>`select count(*) as n from ticket_words where ${holding}
+            and ticket_words.rowid between ${base} * ${sql.lit(2 ** NUMBER_BITS)} and ${base} * ${sql.lit(2 ** NUMBER_BITS)} + ${sql.lit(2 ** NUMBER_BITS - 1)}`
+            .execute(db)
+            .then((r) => r.rows)
+        : query.select((eb) => eb.fn.countAll<number>().as('n')).execute();
+    const page = query.select(LIST_COLUMNS).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(offset).limit(filters.Amount).execute();
+    const [rows, n] = await Promise.all([page, total]);
+    return { rows, total: Number(n[0]?.n ?? 0) };
   }
-  // A search gives the page and the number of matches in one pass, so the text search runs once;
+  const query = listed.query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_words').select('ticket_words.ticket_id').where(holding));
+  // PostgreSQL gives the page and the number of matches in one pass, so the text search runs once;
   // it orders the matches' ids alone and reads the whole rows of the page's tickets after.
   const hits = query
     .select(['tickets.id', sql<number>`count(*) over ()`.as('total_in_scope')])

@@ -199,10 +199,27 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     expect((await search('log yesterday')).elements.map((t) => t.ticketId)).toEqual([b.ticketId]);
     expect((await search('nothing-like-this')).elements).toEqual([]);
     expect((await as(owner, 'POST', `${base}/search`, { text: '!!' })).statusCode).toBe(400);
-    // A deleted message is no longer found.
+    // Every ticket holding all the words is counted, with a filter or without (one ticket a page),
+    // the words in one text or in several.
+    await say(a.ticketId, 'An update about the order', 'User', USERS.eli);
+    const pages = async (text: string, filter = '') => (await as(owner, 'POST', `${base}/search?Amount=1${filter}`, { text })).json<PagedResult<TicketListItem>>();
+    expect((await pages('update')).maxPage).toBe(2);
+    expect((await pages('update', '&Active=true')).maxPage).toBe(2);
+    expect((await pages('update', '&Active=false')).elements).toEqual([]);
+    expect((await search('update order')).elements.map((t) => t.ticketId)).toEqual([a.ticketId]);
+    expect((await search('update zebra')).elements.map((t) => t.ticketId)).toEqual([a.ticketId]);
+    // An edited message is found by its new words only.
     const message = (await as(owner, 'GET', `${base}/tickets/${b.ticketId}`)).json<Ticket>().messages[0]!;
+    await as(owner, 'PUT', `${base}/tickets/${b.ticketId}/messages/${message.messageId}`, { message: { content: 'Fine again today' } });
+    expect((await search('yesterday')).elements).toEqual([]);
+    expect((await search('fine today')).elements.map((t) => t.ticketId)).toEqual([b.ticketId]);
+    // A deleted message is no longer found, nor is a deleted ticket, nor counted.
     await as(owner, 'DELETE', `${base}/tickets/${b.ticketId}/messages/${message.messageId}`);
-    expect((await search('update')).elements).toEqual([]);
+    expect((await search('fine')).elements).toEqual([]);
+    expect((await pages('login')).elements.map((t) => t.ticketId)).toEqual([b.ticketId]);
+    expect((await as(owner, 'DELETE', `${base}/tickets/${a.ticketId}`)).statusCode).toBe(204);
+    expect(await search('update')).toMatchObject({ maxPage: 1, elements: [] });
+    expect(await search('refund')).toMatchObject({ maxPage: 1, elements: [] });
   });
 
   it('shows members their own tickets only, and staff only their servers', async () => {
