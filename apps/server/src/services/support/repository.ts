@@ -201,6 +201,8 @@ async function searchKey(db: Db, ticketId: string): Promise<number | null> {
 }
 
 type SearchDoc = { ticket_id: string; server_id: string; kind: string; ref_id: string; body: string };
+/** A document's text as a highlight shows it. */
+type SearchDocText = Omit<SearchDoc, 'server_id'>;
 
 /**
  * Indexes (or re-indexes) one text of a ticket. SQLite: the document takes the next rowid of its
@@ -312,11 +314,17 @@ function firstOfEach<T, K>(items: T[], groupOf: (item: T) => K, n: number): T[] 
 
 /**
  * Up to `perTicket` documents of each of these tickets holding any of the terms, for highlights.
- * SQLite finds them in two steps: which documents match, reading only the rowid range that spans the tickets' keys
- * (per server: a page of one server's tickets is one range, usually a narrow one), then the text
- * of the few it keeps. Rowids themselves stay in SQLite (they pass 2^53); keys and numbers do not.
+ * SQLite finds them in one statement per server: the documents that match, reading only the rowid
+ * range that spans the tickets' keys, and the first few of each ticket by rowid, whose text alone it
+ * reads. Rowids themselves stay in SQLite (they pass 2^53); keys do not.
  */
-export async function matchingDocs(db: Db, engine: Engine, tickets: Pick<TicketRow, 'id' | 'server_id' | 'search_key'>[], terms: string[], perTicket = 3) {
+export async function matchingDocs(
+  db: Db,
+  engine: Engine,
+  tickets: Pick<TicketRow, 'id' | 'server_id' | 'search_key'>[],
+  terms: string[],
+  perTicket = 3,
+): Promise<SearchDocText[]> {
   const columns = ['ticket_id', 'kind', 'ref_id', 'body'] as const;
   if (tickets.length === 0) return [];
   const match = documentsWithAny(engine, terms, [...new Set(tickets.map((t) => t.server_id))]);
@@ -328,28 +336,20 @@ export async function matchingDocs(db: Db, engine: Engine, tickets: Pick<TicketR
   for (const { search_key: key } of tickets) {
     if (key !== null) keysByServer.set(baseOf(key), [...(keysByServer.get(baseOf(key)) ?? []), key]);
   }
-  const int = (n: number) => sql<number>`cast(${n} as integer)`;
+  // Each server's tickets in one statement: the keys go as one JSON array, so its text is the same for every page.
   const found = await Promise.all(
     [...keysByServer.values()].map(
       (keys) =>
-        sql<{ key: number; n: number }>`select ticket_search.rowid >> ${sql.lit(DOC_BITS)} as key, ticket_search.rowid & ${sql.lit(2 ** DOC_BITS - 1)} as n
-          from ticket_search where ${match}
-          and ticket_search.rowid between ${firstDoc(Math.min(...keys))} and ${firstDoc(Math.max(...keys))} + ${DOCS_PER_TICKET} - 1
-          and ticket_search.rowid >> ${sql.lit(DOC_BITS)} in (${sql.join(keys.map(int))})`.execute(db),
+        sql<SearchDocText>`select ticket_id, kind, ref_id, body from (
+            select ticket_search.rowid as doc, ticket_id, kind, ref_id, body,
+              row_number() over (partition by ticket_search.rowid >> ${sql.lit(DOC_BITS)} order by ticket_search.rowid) as nth
+            from ticket_search where ${match}
+            and ticket_search.rowid between ${firstDoc(Math.min(...keys))} and ${firstDoc(Math.max(...keys))} + ${DOCS_PER_TICKET} - 1
+            and ticket_search.rowid >> ${sql.lit(DOC_BITS)} in (select value from json_each(${JSON.stringify(keys)})))
+          where nth <= ${sql.lit(perTicket)} order by doc`.execute(db),
     ),
   );
-  const wanted = firstOfEach(
-    found.flatMap((r) => r.rows),
-    (d) => d.key,
-    perTicket,
-  );
-  if (wanted.length === 0) return [];
-  return db
-    .selectFrom('ticket_search')
-    .select(columns)
-    .where(sql<boolean>`ticket_search.rowid in (${sql.join(wanted.map((d) => sql`${firstDoc(d.key)} + ${int(d.n)}`))})`)
-    .orderBy(sql`ticket_search.rowid`)
-    .execute();
+  return found.flatMap((r) => r.rows);
 }
 
 /** The server's change counter (migration 0010): 0 until something of it is first written. */
