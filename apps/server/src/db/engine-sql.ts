@@ -23,16 +23,16 @@ export function documentsWithAny(engine: Engine, terms: string[], serverIds: str
   return sql<boolean>`ticket_search match ${words.map((w) => `"${w}"`).join(' OR ')}`;
 }
 
-/** A predicate on `ticket_words` (migrations 0028, 0030): the ticket, of one of these servers, holds every term. */
-export function ticketWordsWithAll(engine: Engine, terms: string[], serverIds: string[]): RawBuilder<boolean> {
+/** PostgreSQL: a predicate on `ticket_words` (migration 0028): the ticket, of one of these servers, holds every term. */
+export function ticketWordsWithAll(terms: string[], serverIds: string[]): RawBuilder<boolean> {
   if (serverIds.length === 0 || terms.length === 0) return sql<boolean>`1 = 0`;
-  if (engine === 'postgres') {
-    const query = serverIds.map((id) => `(${scopedWords(id, terms).map(lexeme).join(' & ')})`).join(' | ');
-    return sql<boolean>`ticket_words.words @@ ${query}::tsquery`;
-  }
-  const query = serverIds.map((id) => `(${scopedWords(id, terms).map((w) => `"${w}"`).join(' AND ')})`).join(' OR ');
-  return sql<boolean>`ticket_words match ${query}`;
+  const query = serverIds.map((id) => `(${scopedWords(id, terms).map(lexeme).join(' & ')})`).join(' | ');
+  return sql<boolean>`ticket_words.words @@ ${query}::tsquery`;
 }
+
+/** SQLite: the FTS5 query of `ticket_words` (migration 0030) for a ticket, of one of these servers, that holds every term. */
+export const ticketWordsMatch = (terms: string[], serverIds: string[]): string =>
+  serverIds.map((id) => `(${scopedWords(id, terms).map((w) => `"${w}"`).join(' AND ')})`).join(' OR ');
 
 /** A lexeme of a tsquery as written, quoted: nothing parses or normalises it again. */
 const lexeme = (word: string) => `'${word.replace(/'/g, "''")}'`;

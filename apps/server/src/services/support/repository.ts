@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
-import { documentsWithAny, ticketWordsWithAll } from '../../db/engine-sql';
+import { documentsWithAny, ticketWordsMatch, ticketWordsWithAll } from '../../db/engine-sql';
 import { scopedWords, wordsOf } from '../../db/search-terms';
 import { reusableQuery } from '../../db/reusable-query';
 import { readServerTotals } from './stats-repository';
@@ -448,6 +448,42 @@ const listCount = reusableQuery((db, v: ListValues) =>
   listedTickets(db, v).query.select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
+/** SQLite: what a search reads, the list's values and the FTS5 query of the tickets' words. */
+type SearchValues = ListValues & { words: string };
+
+/**
+ * SQLite: the tickets of a list whose words (migration 0030) match. A ticket's row of words has
+ * its search key for rowid. The unary + keeps SQLite from reading each match's ticket by its key (a
+ * common word is in most of a server's tickets): it walks the list's own index, in the list's
+ * order, and keeps the tickets among the matches, so a page stops at its last match.
+ */
+function searchedTickets(db: Db, v: SearchValues) {
+  const listed = listedTickets(db, v);
+  return { ...listed, query: listed.query.where(sql<boolean>`+tickets.search_key in (select ticket_words.rowid from ticket_words where ticket_words match ${v.words})`) };
+}
+
+/** SQLite: a page of a search (compiled once per shape of filters). */
+const searchPage = reusableQuery((db, v: SearchValues & { offset: number; limit: number }) => {
+  const { query, activity, tie } = searchedTickets(db, v);
+  return query.select(LIST_COLUMNS).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(v.offset).limit(v.limit);
+});
+
+/** SQLite: how many tickets a search with filters finds. */
+const searchCount = reusableQuery((db, v: SearchValues) => searchedTickets(db, v).query.select((eb) => eb.fn.countAll<number>().as('n')));
+
+/**
+ * SQLite: how many of a server's tickets a search finds, counted in the words' index alone: the
+ * server's tickets are one range of keys (migration 0009), and a ticket's words leave with it.
+ */
+const serverMatches = reusableQuery((db, v: { serverId: string; words: string }) => {
+  const base = sql`(select search_bases.base from search_bases where search_bases.server_id = ${v.serverId})`;
+  const keys = sql.lit(2 ** NUMBER_BITS);
+  return db.selectNoFrom(
+    sql<number>`(select count(*) from ticket_words where ticket_words match ${v.words}
+      and ticket_words.rowid between ${base} * ${keys} and ${base} * ${keys} + ${keys} - 1)`.as('n'),
+  );
+});
+
 /** One page of tickets in scope, newest activity first, with the list filters and an optional search. */
 export async function pageTickets(
   db: Db,
@@ -472,32 +508,20 @@ export async function pageTickets(
     const [rows, n] = await Promise.all([listPage(db, { ...values, offset, limit: filters.Amount }), total]);
     return { rows, total: n };
   }
-  const listed = listedTickets(db, values);
-  const { activity, tie } = listed;
   // The words are looked up in the servers the list can show (a member's: those of their tickets);
   // the list's own conditions keep the matching tickets of its own.
   const servers = 'serverId' in scope ? [scope.serverId] : filters.Server ? [filters.Server] : await memberServers(db, scope.userId);
-  const holding = ticketWordsWithAll(engine, terms, servers);
   if (engine === 'sqlite') {
-    // A ticket's row of words has its search key for rowid (migration 0030). The unary + keeps
-    // SQLite from reading each match's ticket by its key (a common word is in most of a server's
-    // tickets): it walks the list's own index, in the list's order, and stops at the page's last
-    // match. The matches are counted apart: a server's, unfiltered, in the words' index alone
-    // (its tickets are one range of keys, migration 0009, and a ticket's words leave with it).
-    const query = listed.query.where(sql<boolean>`+tickets.search_key in (select ticket_words.rowid from ticket_words where ${holding})`);
-    const base = 'serverId' in scope && sql`(select search_bases.base from search_bases where search_bases.server_id = ${scope.serverId})`;
-    const total =
-      base && unfiltered
-        ? sql<{ n: number }>`select count(*) as n from ticket_words where ${holding}
-            and ticket_words.rowid between ${base} * ${sql.lit(2 ** NUMBER_BITS)} and ${base} * ${sql.lit(2 ** NUMBER_BITS)} + ${sql.lit(2 ** NUMBER_BITS - 1)}`
-            .execute(db)
-            .then((r) => r.rows)
-        : query.select((eb) => eb.fn.countAll<number>().as('n')).execute();
-    const page = query.select(LIST_COLUMNS).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(offset).limit(filters.Amount).execute();
-    const [rows, n] = await Promise.all([page, total]);
+    // The matches are counted apart from the page, which stops at its last match.
+    if (servers.length === 0) return { rows: [], total: 0 };
+    const searched: SearchValues = { ...values, words: ticketWordsMatch(terms, servers) };
+    const total = 'serverId' in scope && unfiltered ? serverMatches(db, { serverId: scope.serverId, words: searched.words }) : searchCount(db, searched);
+    const [rows, n] = await Promise.all([searchPage(db, { ...searched, offset, limit: filters.Amount }), total]);
     return { rows, total: Number(n[0]?.n ?? 0) };
   }
-  const query = listed.query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_words').select('ticket_words.ticket_id').where(holding));
+  const listed = listedTickets(db, values);
+  const { activity, tie } = listed;
+  const query = listed.query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_words').select('ticket_words.ticket_id').where(ticketWordsWithAll(terms, servers)));
   // PostgreSQL gives the page and the number of matches in one pass, so the text search runs once;
   // it orders the matches' ids alone and reads the whole rows of the page's tickets after.
   const hits = query
