@@ -208,7 +208,11 @@ export interface TicketSearchTable {
   body: string;
 }
 
-/** PostgreSQL only: the words of all a ticket's search documents (migration 0028); `words` is a tsvector. */
+/**
+ * The words of all a ticket's search documents. PostgreSQL (migration 0028): by ticket, `words` a
+ * tsvector. SQLite (migration 0030): an FTS5 table whose rowid is the ticket's search key and whose
+ * `words` column is the text it indexes, read by raw SQL only.
+ */
 export interface TicketWordsTable {
   ticket_id: string;
 }
