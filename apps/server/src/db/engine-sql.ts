@@ -34,6 +34,16 @@ export function ticketWordsWithAll(terms: string[], serverIds: string[]): RawBui
 export const ticketWordsMatch = (terms: string[], serverIds: string[]): string =>
   serverIds.map((id) => `(${scopedWords(id, terms).map((w) => `"${w}"`).join(' AND ')})`).join(' OR ');
 
+/**
+ * A predicate: the column holds one of the strings of a JSON array, bound as one value, so that the
+ * statement's text is the same however many there are (and a reusable query can bind it).
+ */
+export function inJsonList(db: Kysely<DB>, column: string, json: string): RawBuilder<boolean> {
+  return supportsRowLocks(db)
+    ? sql<boolean>`${sql.ref(column)} in (select jsonb_array_elements_text(cast(${json} as jsonb)))`
+    : sql<boolean>`${sql.ref(column)} in (select value from json_each(${json}))`;
+}
+
 /** A lexeme of a tsquery as written, quoted: nothing parses or normalises it again. */
 const lexeme = (word: string) => `'${word.replace(/'/g, "''")}'`;
 

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
-import { documentsWithAny, ticketWordsMatch, ticketWordsWithAll } from '../../db/engine-sql';
+import { documentsWithAny, inJsonList, ticketWordsMatch, ticketWordsWithAll } from '../../db/engine-sql';
 import { scopedWords, wordsOf } from '../../db/search-terms';
 import { reusableQuery } from '../../db/reusable-query';
 import { readServerTotals } from './stats-repository';
@@ -131,12 +131,21 @@ export async function removeReactions(db: Db, messageId: string, filter: { emoji
 }
 
 /** Names (and icons) of the servers and subjects tickets show. */
+/** The ids as one JSON array (each once), for `inJsonList`. */
+const jsonList = (ids: string[]) => JSON.stringify([...new Set(ids)]);
+
+/** Servers by id, compiled once: a list's page names up to 25 of them. */
+const serversIn = reusableQuery((db, v: { ids: string }) => db.selectFrom('servers').select(['id', 'name', 'icon']).where(inJsonList(db, 'servers.id', v.ids)));
+
+/** Subjects by id, compiled once. */
+const subjectsIn = reusableQuery((db, v: { ids: string }) => db.selectFrom('subjects').select(['id', 'name']).where(inJsonList(db, 'subjects.id', v.ids)));
+
 export async function findServers(db: Db, ids: string[]) {
-  return ids.length ? db.selectFrom('servers').select(['id', 'name', 'icon']).where('id', 'in', [...new Set(ids)]).execute() : [];
+  return ids.length ? serversIn(db, { ids: jsonList(ids) }) : [];
 }
 
 export async function findSubjects(db: Db, ids: string[]) {
-  return ids.length ? db.selectFrom('subjects').select(['id', 'name']).where('id', 'in', [...new Set(ids)]).execute() : [];
+  return ids.length ? subjectsIn(db, { ids: jsonList(ids) }) : [];
 }
 
 /** How much of the newest message's text a list shows. */
