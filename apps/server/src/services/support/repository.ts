@@ -396,9 +396,11 @@ export type ListRow = Pick<TicketRow, (typeof LIST_COLUMNS)[number] extends `tic
 
 /** How many tickets someone is a member of (every ticket they opened among them), from their counter (migration 0029). */
 async function countMemberships(db: Db, userId: string): Promise<number> {
-  const row = await db.selectFrom('member_totals').select('tickets').where('user_id', '=', userId).executeTakeFirst();
+  const [row] = await memberTotal(db, { userId });
   return Number(row?.tickets ?? 0);
 }
+
+const memberTotal = reusableQuery((db, v: { userId: string }) => db.selectFrom('member_totals').select('tickets').where('user_id', '=', v.userId));
 
 /** The servers where someone is a member of a ticket. */
 async function memberServers(db: Db, userId: string): Promise<string[]> {
