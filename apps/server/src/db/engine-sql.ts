@@ -20,7 +20,7 @@ export function documentsWithAny(engine: Engine, terms: string[], serverIds: str
   const words = serverIds.flatMap((id) => scopedWords(id, terms));
   if (words.length === 0) return sql<boolean>`1 = 0`;
   if (engine === 'postgres') return sql<boolean>`ticket_search.tsv @@ ${words.map(lexeme).join(' | ')}::tsquery`;
-  return sql<boolean>`ticket_search match ${words.map((w) => `"${w}"`).join(' OR ')}`;
+  return sql<boolean>`ticket_search match ${words.map(ftsWord).join(' OR ')}`;
 }
 
 /** PostgreSQL: a predicate on `ticket_words` (migration 0028): the ticket, of one of these servers, holds every term. */
@@ -32,7 +32,7 @@ export function ticketWordsWithAll(terms: string[], serverIds: string[]): RawBui
 
 /** SQLite: the FTS5 query of `ticket_words` (migration 0030) for a ticket, of one of these servers, that holds every term. */
 export const ticketWordsMatch = (terms: string[], serverIds: string[]): string =>
-  serverIds.map((id) => `(${scopedWords(id, terms).map((w) => `"${w}"`).join(' AND ')})`).join(' OR ');
+  serverIds.map((id) => `(${scopedWords(id, terms).map(ftsWord).join(' AND ')})`).join(' OR ');
 
 /**
  * A predicate: the column holds one of the strings of a JSON array, bound as one value, so that the
@@ -43,6 +43,9 @@ export function inJsonList(db: Kysely<DB>, column: string, json: string): RawBui
     ? sql<boolean>`${sql.ref(column)} in (select jsonb_array_elements_text(cast(${json} as jsonb)))`
     : sql<boolean>`${sql.ref(column)} in (select value from json_each(${json}))`;
 }
+
+/** A word of an FTS5 query, quoted as a string (words are letters and digits: nothing to escape). */
+const ftsWord = (word: string) => `"${word}"`;
 
 /** A lexeme of a tsquery as written, quoted: nothing parses or normalises it again. */
 const lexeme = (word: string) => `'${word.replace(/'/g, "''")}'`;

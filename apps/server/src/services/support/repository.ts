@@ -130,7 +130,6 @@ export async function removeReactions(db: Db, messageId: string, filter: { emoji
   await query.execute();
 }
 
-/** Names (and icons) of the servers and subjects tickets show. */
 /** The ids as one JSON array (each once), for `inJsonList`. */
 const jsonList = (ids: string[]) => JSON.stringify([...new Set(ids)]);
 
@@ -140,6 +139,7 @@ const serversIn = reusableQuery((db, v: { ids: string }) => db.selectFrom('serve
 /** Subjects by id, compiled once. */
 const subjectsIn = reusableQuery((db, v: { ids: string }) => db.selectFrom('subjects').select(['id', 'name']).where(inJsonList(db, 'subjects.id', v.ids)));
 
+/** Names (and icons) of the servers and subjects tickets show. */
 export async function findServers(db: Db, ids: string[]) {
   return ids.length ? serversIn(db, { ids: jsonList(ids) }) : [];
 }
@@ -334,16 +334,18 @@ export async function matchingDocs(
   terms: string[],
   perTicket = 3,
 ): Promise<SearchDocText[]> {
-  const columns = ['ticket_id', 'kind', 'ref_id', 'body'] as const;
   if (tickets.length === 0) return [];
   const match = documentsWithAny(engine, terms, [...new Set(tickets.map((t) => t.server_id))]);
   if (engine !== 'sqlite') {
-    const rows = await db.selectFrom('ticket_search').select(columns).where(match).where('ticket_id', 'in', tickets.map((t) => t.id)).execute();
+    const rows = await db.selectFrom('ticket_search').select(['ticket_id', 'kind', 'ref_id', 'body']).where(match).where('ticket_id', 'in', tickets.map((t) => t.id)).execute();
     return firstOfEach(rows, (r) => r.ticket_id, perTicket);
   }
   const keysByServer = new Map<number, number[]>();
   for (const { search_key: key } of tickets) {
-    if (key !== null) keysByServer.set(baseOf(key), [...(keysByServer.get(baseOf(key)) ?? []), key]);
+    if (key === null) continue;
+    const keys = keysByServer.get(baseOf(key));
+    if (keys) keys.push(key);
+    else keysByServer.set(baseOf(key), [key]);
   }
   // Each server's tickets in one statement: the keys go as one JSON array, so its text is the same for every page.
   const found = await Promise.all(
@@ -394,13 +396,14 @@ const LIST_COLUMNS = [
 ] as const;
 export type ListRow = Pick<TicketRow, (typeof LIST_COLUMNS)[number] extends `tickets.${infer C extends keyof TicketRow}` ? C : never>;
 
-/** How many tickets someone is a member of (every ticket they opened among them), from their counter (migration 0029). */
+/** Someone's counter of tickets they are a member of (migration 0029), compiled once. */
+const memberTotal = reusableQuery((db, v: { userId: string }) => db.selectFrom('member_totals').select('tickets').where('user_id', '=', v.userId));
+
+/** How many tickets someone is a member of (every ticket they opened among them), from their counter. */
 async function countMemberships(db: Db, userId: string): Promise<number> {
   const [row] = await memberTotal(db, { userId });
   return Number(row?.tickets ?? 0);
 }
-
-const memberTotal = reusableQuery((db, v: { userId: string }) => db.selectFrom('member_totals').select('tickets').where('user_id', '=', v.userId));
 
 /** The servers where someone is a member of a ticket. */
 async function memberServers(db: Db, userId: string): Promise<string[]> {
