@@ -394,7 +394,23 @@ const LIST_COLUMNS = [
   'tickets.last_message_preview',
   'tickets.attendees',
 ] as const;
-export type ListRow = Pick<TicketRow, (typeof LIST_COLUMNS)[number] extends `tickets.${infer C extends keyof TicketRow}` ? C : never>;
+/** What every shape of a ticket shows of its row. */
+export type TicketFields = Pick<TicketRow, (typeof LIST_COLUMNS)[number] extends `tickets.${infer C extends keyof TicketRow}` ? C : never>;
+
+/**
+ * A ticket of a list, with the names of its server and subject, which the page's statement reads
+ * beside it (null when the database no longer has them): on PostgreSQL, two round trips fewer.
+ */
+export type ListRow = TicketFields & { server_name: string | null; server_icon: string | null; subject_name: string | null };
+
+/** A page's tickets, with their server's and subject's names. */
+function withNames<Q extends ReturnType<typeof listedTickets>['query']>(query: Q) {
+  return query
+    .leftJoin('servers', 'servers.id', 'tickets.server_id')
+    .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
+    .select(LIST_COLUMNS)
+    .select(['servers.name as server_name', 'servers.icon as server_icon', 'subjects.name as subject_name']);
+}
 
 /** Someone's counter of tickets they are a member of (migration 0029), compiled once. */
 const memberTotal = reusableQuery((db, v: { userId: string }) => db.selectFrom('member_totals').select('tickets').where('user_id', '=', v.userId));
@@ -454,7 +470,7 @@ function listedTickets(db: Db, v: ListValues) {
 /** A page of a list without a search, newest activity first (compiled once per shape of filters). */
 const listPage = reusableQuery((db, v: ListValues & { offset: number; limit: number }) => {
   const { query, activity, tie } = listedTickets(db, v);
-  return query.select(LIST_COLUMNS).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(v.offset).limit(v.limit);
+  return withNames(query).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(v.offset).limit(v.limit);
 });
 
 /** How many tickets a list with filters holds, read off the tickets the filters leave. */
@@ -479,7 +495,7 @@ function searchedTickets(db: Db, v: SearchValues) {
 /** SQLite: a page of a search (compiled once per shape of filters). */
 const searchPage = reusableQuery((db, v: SearchValues & { offset: number; limit: number }) => {
   const { query, activity, tie } = searchedTickets(db, v);
-  return query.select(LIST_COLUMNS).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(v.offset).limit(v.limit);
+  return withNames(query).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(v.offset).limit(v.limit);
 });
 
 /** SQLite: how many tickets a search with filters finds. */
@@ -548,8 +564,10 @@ export async function pageTickets(
     .with('hits', () => hits)
     .selectFrom('hits')
     .innerJoin('tickets', 'tickets.id', 'hits.id')
+    .leftJoin('servers', 'servers.id', 'tickets.server_id')
+    .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
     .select(LIST_COLUMNS)
-    .select('hits.total_in_scope')
+    .select(['servers.name as server_name', 'servers.icon as server_icon', 'subjects.name as subject_name', 'hits.total_in_scope'])
     .orderBy('tickets.last_activity_at', 'desc')
     .orderBy('tickets.id', 'desc')
     .execute();

@@ -144,6 +144,9 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     expect((await list()).elements[0]?.server.name).toBe('Pixel Foundry');
     await db.deleteFrom('tickets').where('id', '=', second.ticketId).execute();
     expect((await list()).elements.map((t) => t.ticketId)).toEqual([ticket.ticketId]);
+    // A subject the database no longer holds is shown as deleted; the ticket stays listed.
+    await db.deleteFrom('subjects').where('id', '=', billing.subjectId).execute();
+    expect((await list()).elements[0]?.subject).toEqual({ subjectId: billing.subjectId, name: 'Deleted subject' });
     // Another server's change leaves this server's answer as it was, and the other's list is its own.
     expect((await as(ADMIN_KEY, 'GET', `/api/support/servers/${GUILDS.nightOwls}/tickets?Page=1&Amount=25`)).json<PagedResult<TicketListItem>>().elements).toEqual([]);
   });
@@ -227,6 +230,8 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     const other = await open('dana-ticket', USERS.dana);
     const personal = (await as(member, 'GET', '/api/support/personal/tickets')).json<PagedResult<TicketListItem>>();
     expect(personal.elements.map((t) => t.ticketId)).toEqual([mine.ticketId]);
+    // Each ticket of a member's list names its server (with its icon) and its subject.
+    expect(personal.elements[0]).toMatchObject({ server: { serverId: server, name: 'Pixel Forge', iconUrl: expect.stringContaining(server) }, subject: { subjectId: billing.subjectId, name: 'Billing' } });
     expect((await as(member, 'GET', `/api/support/personal/tickets/${mine.ticketId}`)).statusCode).toBe(200);
     expect((await as(member, 'GET', `/api/support/personal/tickets/${other.ticketId}`)).statusCode).toBe(404);
     // Added as a member, the ticket becomes theirs to see.
@@ -241,6 +246,7 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     expect(subjects.elements).toEqual([{ subjectId: billing.subjectId, name: 'Billing' }]);
     const found = (await as(member, 'POST', '/api/support/personal/tickets/search', { text: 'dana' })).json<PagedResult<TicketListItem>>();
     expect(found.elements.map((t) => t.ticketId)).toEqual([other.ticketId]);
+    expect(found.elements[0]).toMatchObject({ server: { serverId: server, name: 'Pixel Forge' }, subject: { subjectId: billing.subjectId, name: 'Billing' } });
     // Members cannot use the server lists; another server's staff cannot either.
     expect((await as(member, 'GET', `${base}/tickets`)).statusCode).toBe(403);
     const chen = (await signIn(ctx, USERS.chen)).token;
