@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -35,6 +36,31 @@ export interface OpenOptions {
   migrate?: boolean;
 }
 
+/** Statements to prepare on PostgreSQL, by their text: the name each is prepared under. */
+const preparedStatements = new Map<string, string>();
+
+/**
+ * PostgreSQL prepares this statement once per connection and runs it by name after. It then skips
+ * parsing the text, and once it finds its general plan as good as one made for each call's values
+ * (after five calls), planning too: a ticket list's page took 0.25 ms to plan for 0.14 ms of
+ * reading. Only for statements whose text is fixed while their values change (`reusableQuery`).
+ */
+export function prepareOnPostgres(text: string): void {
+  if (!preparedStatements.has(text)) preparedStatements.set(text, `q${createHash('sha256').update(text).digest('hex').slice(0, 32)}`);
+}
+
+/** A pool's connections run the statements of `prepareOnPostgres` by name (Kysely sends the text and values). */
+function runPreparedByName(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      const [text, values] = args;
+      const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? preparedStatements.get(text) : undefined;
+      return name ? query({ name, text, values }) : query(...args);
+    }) as typeof client.query;
+  });
+}
+
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Database> {
   let database: Database;
   if (isPostgresUrl(url)) {
@@ -43,6 +69,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
       max: 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    runPreparedByName(pool);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     if (options.schema) await sql`create schema if not exists ${sql.id(options.schema)}`.execute(db);
     database = {

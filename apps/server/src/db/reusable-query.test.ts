@@ -61,6 +61,20 @@ describe.each(engines)('a reusable query on %s', (engine) => {
     expect(seen).toEqual([{ id: '2' }]);
   });
 
+  it.runIf(engine === 'postgres')('is prepared once per PostgreSQL connection, and keeps answering after a column is added', async () => {
+    const db = await withServers();
+    const named = reusableQuery((qb, v: { name: string }) => qb.selectFrom('servers').select(['id', 'name']).where('name', '=', v.name));
+    await db.connection().execute(async (connection) => {
+      expect(await named(connection, { name: 'alpha' })).toEqual([{ id: '1', name: 'alpha' }]);
+      expect(await named(connection, { name: 'beta' })).toEqual([{ id: '2', name: 'beta' }]);
+      const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements where statement like '%"servers"%'`.execute(connection);
+      expect(prepared.rows).toEqual([{ statement: expect.stringMatching(/^select "id", "name" from "servers" where "name" = \$1$/) }]);
+      // A migration run by another process while this connection holds the statement.
+      await sql`alter table servers add column extra text`.execute(connection);
+      expect(await named(connection, { name: 'gamma' })).toEqual([{ id: '3', name: 'gamma' }]);
+    });
+  });
+
   it('refuses a query that writes a bound value into its SQL, or computes with one, instead of binding it', async () => {
     const db = await withServers();
     const written = reusableQuery((qb, v: { name: string }) => qb.selectFrom('servers').select('id').where(sql.raw<boolean>(`name = '${v.name}'`)));

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Compilable, type Kysely, type Transaction } from 'kysely';
-import { supportsRowLocks } from './database';
+import { prepareOnPostgres, supportsRowLocks } from './database';
 import type { DB } from './schema';
 
 /** A query's values by name: strings and numbers are bound, the others choose what is built. */
@@ -44,7 +44,8 @@ function standIns<V extends QueryValues>(values: V): V {
 /**
  * A query built and compiled once for each shape of its values, then run again with each call's
  * values. Kysely builds and compiles a query anew on every call: 10 to 85 µs (a list page's 20
- * columns the most), longer than SQLite takes to read the page.
+ * columns the most), longer than SQLite takes to read the page. PostgreSQL prepares it once per
+ * connection (`prepareOnPostgres`).
  *
  * `build` gets each non-empty string and non-zero number as a stand-in that Kysely binds as a
  * parameter, and everything else (booleans, null, undefined, '' and 0) as it is: those choose the
@@ -55,11 +56,14 @@ function standIns<V extends QueryValues>(values: V): V {
 export function reusableQuery<V extends QueryValues, R>(build: (db: Kysely<DB>, values: V) => Compilable<R>) {
   const compiled = new Map<string, { sql: string; parameters: readonly unknown[] }>();
   return async (db: Kysely<DB> | Transaction<DB>, values: V): Promise<R[]> => {
-    const key = `${supportsRowLocks(db) ? 'postgres' : 'sqlite'}|${shapeOf(values)}`;
+    const postgres = supportsRowLocks(db);
+    const key = `${postgres ? 'postgres' : 'sqlite'}|${shapeOf(values)}`;
     let template = compiled.get(key);
     if (!template) {
       const query = build(db, standIns(values)).compile();
       if (query.sql.includes('\u0000slot:')) throw new Error(`A reusable query wrote a bound value into its SQL: ${query.sql}`);
+      // better-sqlite3 keeps its compiled statements already (database.ts).
+      if (postgres) prepareOnPostgres(query.sql);
       template = { sql: query.sql, parameters: query.parameters };
       compiled.set(key, template);
     }

@@ -363,9 +363,12 @@ export async function matchingDocs(
   return found.flatMap((r) => r.rows);
 }
 
+/** A server's change counter, read before every reused list (compiled once). */
+const serverChanges = reusableQuery((db, v: { serverId: string }) => db.selectFrom('server_changes').select('version').where('server_id', '=', v.serverId));
+
 /** The server's change counter (migration 0010): 0 until something of it is first written. */
 export async function serverVersion(db: Db, serverId: string): Promise<number> {
-  const row = await db.selectFrom('server_changes').select('version').where('server_id', '=', serverId).executeTakeFirst();
+  const [row] = await serverChanges(db, { serverId });
   return Number(row?.version ?? 0);
 }
 

@@ -153,7 +153,7 @@ export async function readInstallationCounters(db: Db): Promise<Record<Installat
 }
 
 /** A server's counters, read by every list and statistics call (compiled once). */
-const serverTotals = reusableQuery((db, v: { serverId: string }) => db.selectFrom('server_totals').selectAll().where('server_id', '=', v.serverId));
+const serverTotals = reusableQuery((db, v: { serverId: string }) => db.selectFrom('server_totals').select(['tickets', 'open_tickets', 'messages']).where('server_id', '=', v.serverId));
 
 export async function readServerTotals(db: Db, serverId: string): Promise<{ tickets: number; openTickets: number; messages: number }> {
   const [row] = await serverTotals(db, { serverId });
