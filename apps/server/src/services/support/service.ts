@@ -64,9 +64,14 @@ export class SupportService {
 
   // --- Shaping --------------------------------------------------------------------------------
 
+  /** A ticket's server as every shape of a ticket shows it. */
+  private serverShape(id: string, name: string, icon: string | null): TicketServer {
+    return { serverId: id, name, iconUrl: this.platform.iconUrl(id, icon) };
+  }
+
   private async servers(ids: string[]): Promise<Map<string, TicketServer>> {
     const rows = await repo.findServers(this.db, ids);
-    return new Map(rows.map((r) => [r.id, { serverId: r.id, name: r.name, iconUrl: this.platform.iconUrl(r.id, r.icon) }]));
+    return new Map(rows.map((r) => [r.id, this.serverShape(r.id, r.name, r.icon)]));
   }
 
   private async subjects(ids: string[]): Promise<Map<string, TicketSubject>> {
@@ -187,7 +192,7 @@ export class SupportService {
             .filter((d) => d.ticket_id === row.id)
             .flatMap((d) => highlight(d.kind as 'name' | 'message' | 'answer', d.body, terms) ?? [])
         : [];
-      const server = row.server_name === null ? undefined : { serverId: row.server_id, name: row.server_name, iconUrl: this.platform.iconUrl(row.server_id, row.server_icon) };
+      const server = row.server_name === null ? undefined : this.serverShape(row.server_id, row.server_name, row.server_icon);
       const subject = row.subject_name === null ? undefined : { subjectId: row.subject_id, name: row.subject_name };
       return Object.assign(this.base(row, server, subject), {
         users: [...new Map(ticketUsers.map((u) => [u.id, u])).values()],
