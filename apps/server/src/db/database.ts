@@ -51,14 +51,18 @@ export function prepareOnPostgres(text: string): void {
   if (!preparedStatements.has(text)) preparedStatements.set(text, `q${createHash('sha256').update(text).digest('hex').slice(0, 32)}`);
 }
 
-/** A pool's connections run the statements of `prepareOnPostgres` by name (Kysely sends the text and values). */
+/**
+ * A pool's connections run the statements of `prepareOnPostgres` by name (Kysely sends the text
+ * and values). The client's own `query` is looked up on each call, so that whatever wraps it
+ * (the bench's recording of statements) sees these too.
+ */
 function runPreparedByName(pool: pg.Pool): void {
   pool.on('connect', (client) => {
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     client.query = ((...args: unknown[]) => {
+      const query = (Object.getPrototypeOf(client) as { query: (...a: unknown[]) => unknown }).query;
       const [text, values] = args;
       const name = args.length === 2 && typeof text === 'string' && Array.isArray(values) ? preparedStatements.get(text) : undefined;
-      return name ? query({ name, text, values }) : query(...args);
+      return name ? query.call(client, { name, text, values }) : query.apply(client, args);
     }) as typeof client.query;
   });
 }
