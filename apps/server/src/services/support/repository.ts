@@ -406,13 +406,16 @@ export type TicketFields = Pick<TicketRow, (typeof LIST_COLUMNS)[number] extends
  */
 export type ListRow = TicketFields & { server_name: string | null; server_icon: string | null; subject_name: string | null };
 
+/** The names a list shows beside each ticket, from its server and subject joined on their keys. */
+const NAME_COLUMNS = ['servers.name as server_name', 'servers.icon as server_icon', 'subjects.name as subject_name'] as const;
+
 /** A page's tickets, with their server's and subject's names. */
 function withNames<Q extends ReturnType<typeof listedTickets>['query']>(query: Q) {
   return query
     .leftJoin('servers', 'servers.id', 'tickets.server_id')
     .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
     .select(LIST_COLUMNS)
-    .select(['servers.name as server_name', 'servers.icon as server_icon', 'subjects.name as subject_name']);
+    .select(NAME_COLUMNS);
 }
 
 /** Someone's counter of tickets they are a member of (migration 0029), compiled once. */
@@ -570,7 +573,8 @@ export async function pageTickets(
     .leftJoin('servers', 'servers.id', 'tickets.server_id')
     .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
     .select(LIST_COLUMNS)
-    .select(['servers.name as server_name', 'servers.icon as server_icon', 'subjects.name as subject_name', 'hits.total_in_scope'])
+    .select(NAME_COLUMNS)
+    .select('hits.total_in_scope')
     .orderBy('tickets.last_activity_at', 'desc')
     .orderBy('tickets.id', 'desc')
     .execute();
