@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
-import { documentsWithAny, inJsonList, ticketWordsMatch, ticketWordsWithAll } from '../../db/engine-sql';
+import { documentsWithAny, ticketWordsMatch, ticketWordsWithAll } from '../../db/engine-sql';
 import { scopedWords, wordsOf } from '../../db/search-terms';
 import { reusableQuery } from '../../db/reusable-query';
 import { readServerTotals } from './stats-repository';
@@ -130,22 +130,19 @@ export async function removeReactions(db: Db, messageId: string, filter: { emoji
   await query.execute();
 }
 
-/** The ids as one JSON array (each once), for `inJsonList`. */
-const jsonList = (ids: string[]) => JSON.stringify([...new Set(ids)]);
+/** A ticket's server, compiled once (a list's page reads its tickets' servers beside them). */
+const serverById = reusableQuery((db, v: { id: string }) => db.selectFrom('servers').select(['id', 'name', 'icon']).where('id', '=', v.id));
 
-/** Servers by id, compiled once: a list's page names up to 25 of them. */
-const serversIn = reusableQuery((db, v: { ids: string }) => db.selectFrom('servers').select(['id', 'name', 'icon']).where(inJsonList(db, 'servers.id', v.ids)));
+/** A ticket's subject, compiled once. */
+const subjectById = reusableQuery((db, v: { id: string }) => db.selectFrom('subjects').select(['id', 'name']).where('id', '=', v.id));
 
-/** Subjects by id, compiled once. */
-const subjectsIn = reusableQuery((db, v: { ids: string }) => db.selectFrom('subjects').select(['id', 'name']).where(inJsonList(db, 'subjects.id', v.ids)));
-
-/** Names (and icons) of the servers and subjects tickets show. */
-export async function findServers(db: Db, ids: string[]) {
-  return ids.length ? serversIn(db, { ids: jsonList(ids) }) : [];
+/** The name (and icon) of the server a ticket shows; undefined when the database no longer has it. */
+export async function findServer(db: Db, id: string) {
+  return (await serverById(db, { id }))[0];
 }
 
-export async function findSubjects(db: Db, ids: string[]) {
-  return ids.length ? subjectsIn(db, { ids: jsonList(ids) }) : [];
+export async function findSubject(db: Db, id: string) {
+  return (await subjectById(db, { id }))[0];
 }
 
 /** How much of the newest message's text a list shows. */

@@ -69,14 +69,14 @@ export class SupportService {
     return { serverId: id, name, iconUrl: this.platform.iconUrl(id, icon) };
   }
 
-  private async servers(ids: string[]): Promise<Map<string, TicketServer>> {
-    const rows = await repo.findServers(this.db, ids);
-    return new Map(rows.map((r) => [r.id, this.serverShape(r.id, r.name, r.icon)]));
+  private async server(id: string): Promise<TicketServer | undefined> {
+    const row = await repo.findServer(this.db, id);
+    return row && this.serverShape(row.id, row.name, row.icon);
   }
 
-  private async subjects(ids: string[]): Promise<Map<string, TicketSubject>> {
-    const rows = await repo.findSubjects(this.db, ids);
-    return new Map(rows.map((r) => [r.id, { subjectId: r.id, name: r.name }]));
+  private async subject(id: string): Promise<TicketSubject | undefined> {
+    const row = await repo.findSubject(this.db, id);
+    return row && { subjectId: row.id, name: row.name };
   }
 
   /** Profiles of the users a ticket names; one unknown to the platform is shown by id. */
@@ -156,9 +156,9 @@ export class SupportService {
    * sees a deleted message as deleted, without what it said, and no message's earlier versions.
    */
   private async fullTicket(row: repo.TicketRow, view: 'staff' | 'member' = 'staff'): Promise<Ticket> {
-    const [servers, subjects, members, messages] = await Promise.all([
-      this.servers([row.server_id]),
-      this.subjects([row.subject_id]),
+    const [server, subject, members, messages] = await Promise.all([
+      this.server(row.server_id),
+      this.subject(row.subject_id),
       repo.membersOf(this.db, [row.id]),
       repo.messagesOf(this.db, row.id),
     ]);
@@ -167,7 +167,7 @@ export class SupportService {
     const files = await this.files.filesForAttachments(row.server_id, attachmentIds);
     const memberIds = (members.get(row.id) ?? []).filter((id) => id !== row.author_id);
     const mentioned = [row.author_id, row.assignee_id, row.closed_by, ...memberIds, ...messages.map((m) => m.author_id)].filter((x): x is string => !!x);
-    return Object.assign(this.base(row, servers.get(row.server_id), subjects.get(row.subject_id)), {
+    return Object.assign(this.base(row, server, subject), {
       users: await this.users(mentioned),
       messages: messages.map((m) => {
         const message = this.toMessage(m, reactions.get(m.id) ?? [], files);
