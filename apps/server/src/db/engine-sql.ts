@@ -23,11 +23,18 @@ export function documentsWithAny(engine: Engine, terms: string[], serverIds: str
   return sql<boolean>`ticket_search match ${words.map(ftsWord).join(' OR ')}`;
 }
 
-/** PostgreSQL: a predicate on `ticket_words` (migration 0028): the ticket, of one of these servers, holds every term. */
+/**
+ * PostgreSQL: a predicate on `ticket_words` (migration 0028): the ticket, of one of these servers,
+ * holds every term. The query is given to the planner as a subquery's value, which it prices as an
+ * average search. Given the value, it multiplies the frequencies of the words as if they were
+ * independent, but words under one server's scope are not: it expected 5 tickets for "invoice
+ * crash" in a server where 970 of 1,000 match, and looked each one up in `tickets` (7.7 ms) instead
+ * of joining the server's tickets once (2.3 ms).
+ */
 export function ticketWordsWithAll(terms: string[], serverIds: string[]): RawBuilder<boolean> {
   if (serverIds.length === 0 || terms.length === 0) return sql<boolean>`1 = 0`;
   const query = serverIds.map((id) => `(${scopedWords(id, terms).map(lexeme).join(' & ')})`).join(' | ');
-  return sql<boolean>`ticket_words.words @@ ${query}::tsquery`;
+  return sql<boolean>`ticket_words.words @@ (select ${query}::tsquery)`;
 }
 
 /** SQLite: the FTS5 query of `ticket_words` (migration 0030) for a ticket, of one of these servers, that holds every term. */
