@@ -41,16 +41,6 @@ export function ticketWordsWithAll(terms: string[], serverIds: string[]): RawBui
 export const ticketWordsMatch = (terms: string[], serverIds: string[]): string =>
   serverIds.map((id) => `(${scopedWords(id, terms).map(ftsWord).join(' AND ')})`).join(' OR ');
 
-/**
- * A predicate: the column holds one of the strings of a JSON array, bound as one value, so that the
- * statement's text is the same however many there are (and a reusable query can bind it).
- */
-export function inJsonList(db: Kysely<DB>, column: string, json: string): RawBuilder<boolean> {
-  return supportsRowLocks(db)
-    ? sql<boolean>`${sql.ref(column)} in (select jsonb_array_elements_text(cast(${json} as jsonb)))`
-    : sql<boolean>`${sql.ref(column)} in (select value from json_each(${json}))`;
-}
-
 /** A word of an FTS5 query, quoted as a string (words are letters and digits: nothing to escape). */
 const ftsWord = (word: string) => `"${word}"`;
 
