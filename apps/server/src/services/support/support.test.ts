@@ -100,6 +100,10 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     const page = (await as(owner, 'GET', `${base}/tickets?Amount=1&Page=1`)).json<PagedResult<TicketListItem>>();
     expect(page).toMatchObject({ page: 1, maxPage: 2 });
     expect(page.elements[0]).toMatchObject({ ticketId: a.ticketId, lastMessage: { content: 'hello there' }, attendees: [USERS.alice] });
+    const second = (await as(owner, 'GET', `${base}/tickets?Amount=1&Page=2`)).json<PagedResult<TicketListItem>>();
+    expect(second).toMatchObject({ page: 2, maxPage: 2, elements: [{ ticketId: b.ticketId }] });
+    // Past the last page the list is empty, and still counts every ticket.
+    expect((await as(owner, 'GET', `${base}/tickets?Amount=1&Page=3`)).json()).toEqual({ page: 3, maxPage: 2, elements: [] });
     const byAuthor = (await as(owner, 'GET', `${base}/tickets?Author=${USERS.dana}`)).json<PagedResult<TicketListItem>>();
     expect(byAuthor.elements.map((t) => t.ticketId)).toEqual([b.ticketId]);
     await as(owner, 'PUT', `${base}/tickets/${b.ticketId}`, { closure: { closedBy: USERS.alice, reason: null, force: true } });
@@ -238,6 +242,10 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     await as(owner, 'POST', `${base}/tickets/${other.ticketId}/member`, { userId: USERS.eli });
     const theirs = (await as(member, 'GET', `/api/support/personal/tickets/${other.ticketId}`)).json<Ticket>();
     expect(theirs.members).toContain(USERS.eli);
+    // Their list pages through both tickets, and past its last page still counts them.
+    const firstOfTwo = (await as(member, 'GET', '/api/support/personal/tickets?Amount=1&Page=1')).json<PagedResult<TicketListItem>>();
+    expect(firstOfTwo).toMatchObject({ page: 1, maxPage: 2, elements: [{ ticketId: other.ticketId }] });
+    expect((await as(member, 'GET', '/api/support/personal/tickets?Amount=1&Page=3')).json()).toEqual({ page: 3, maxPage: 2, elements: [] });
     // What the subject lets each person do is for the server's staff.
     expect(theirs.access).toBeUndefined();
     const servers = (await as(member, 'GET', '/api/support/personal/tickets/servers')).json();
