@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
-import { documentsWithAny, ticketWordsMatch, ticketWordsWithAll } from '../../db/engine-sql';
+import { documentsWithAny, ticketsWithAllWords, ticketWordsMatch } from '../../db/engine-sql';
 import { scopedWords, wordsOf } from '../../db/search-terms';
 import { reusableQuery } from '../../db/reusable-query';
 import { readServerTotals } from './stats-repository';
@@ -554,7 +554,7 @@ export async function pageTickets(
   }
   const listed = listedTickets(db, values);
   const { activity, tie } = listed;
-  const query = listed.query.where('tickets.id', 'in', (eb) => eb.selectFrom('ticket_words').select('ticket_words.ticket_id').where(ticketWordsWithAll(terms, servers)));
+  const query = listed.query.where(ticketsWithAllWords(terms, servers));
   // PostgreSQL gives the page and the number of matches in one pass, so the text search runs once;
   // it orders the matches' ids alone and reads the whole rows of the page's tickets after.
   const hits = query
