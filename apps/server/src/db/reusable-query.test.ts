@@ -64,6 +64,26 @@ describe.each(engines)('a reusable query on %s', (engine) => {
     });
   });
 
+  it('writes the values it is told to into its SQL, one statement for each value, and binds the others', async () => {
+    const db = await withServers();
+    const texts: string[] = [];
+    const firstServers = reusableQuery((qb, v: { active: number; size: number }) => {
+      const query = qb.selectFrom('servers').select('id').where('active', '=', v.active).orderBy('id').limit(sql.lit(v.size));
+      texts.push(query.compile().sql);
+      return query;
+    }, ['size']);
+    const ids = async (v: { active: number; size: number }) => (await firstServers(db, v)).map((r) => r.id);
+    expect(await ids({ active: 1, size: 2 })).toEqual(['1', '2']);
+    expect(await ids({ active: 1, size: 3 })).toEqual(['1', '2', '4']);
+    expect(await ids({ active: 1, size: 2 })).toEqual(['1', '2']);
+    // Another active flag is bound in the same statement; 0 is a shape of its own, as ever.
+    expect(await ids({ active: 0, size: 2 })).toEqual(['3']);
+    expect(texts).toHaveLength(3);
+    expect(texts[0]).toMatch(/limit 2$/);
+    expect(texts[1]).toMatch(/limit 3$/);
+    expect(texts.every((text) => /"active" = (\$1|\?)/.test(text))).toBe(true);
+  });
+
   it('refuses a query that writes a bound value into its SQL, or computes with one, instead of binding it', async () => {
     const db = await withServers();
     const written = reusableQuery((qb, v: { name: string }) => qb.selectFrom('servers').select('id').where(sql.raw<boolean>(`name = '${v.name}'`)));

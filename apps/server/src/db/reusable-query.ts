@@ -22,21 +22,21 @@ class Slot {
 const isBound = (value: QueryValues[string]): value is string | number => (typeof value === 'string' || typeof value === 'number') && !!value;
 
 /** The values' shape: which are bound, and the others as they are (with a falsy string or number, its value). */
-function shapeOf(values: QueryValues): string {
+function shapeOf(values: QueryValues, written: ReadonlySet<string>): string {
   let shape = '';
   for (const name in values) {
     const value = values[name];
-    shape += isBound(value) ? `${name}=?;` : `${name}=${typeof value}:${String(value)};`;
+    shape += isBound(value) && !written.has(name) ? `${name}=?;` : `${name}=${typeof value}:${String(value)};`;
   }
   return shape;
 }
 
 /** The stand-ins `build` gets: a slot for each value that is bound, the others as they are. */
-function standIns<V extends QueryValues>(values: V): V {
+function standIns<V extends QueryValues>(values: V, written: ReadonlySet<string>): V {
   const stand: QueryValues = {};
   for (const name in values) {
     const value = values[name];
-    stand[name] = isBound(value) ? (new Slot(name) as unknown as string) : value;
+    stand[name] = isBound(value) && !written.has(name) ? (new Slot(name) as unknown as string) : value;
   }
   return stand as V;
 }
@@ -52,15 +52,20 @@ function standIns<V extends QueryValues>(values: V): V {
  * shape, so `if (values.Subject)` or `values.Active === true` may decide what is built. It must use
  * a bound value only as a value: the first call of a shape refuses a query that computes with one
  * or writes one into the SQL's text (`sql.raw`, `sql.lit`, `sql.ref`).
+ *
+ * `written` names values that `build` gets as they are, to write into the SQL's text: each value
+ * is then a shape of its own, so only for a value from a small set that the caller bounds (the
+ * size of a first page, which PostgreSQL's general plan prices right only when it is written in).
  */
-export function reusableQuery<V extends QueryValues, R>(build: (db: Kysely<DB>, values: V) => Compilable<R>) {
+export function reusableQuery<V extends QueryValues, R>(build: (db: Kysely<DB>, values: V) => Compilable<R>, written: ReadonlyArray<keyof V & string> = []) {
   const compiled = new Map<string, { sql: string; parameters: readonly unknown[] }>();
+  const writtenNames: ReadonlySet<string> = new Set(written);
   return async (db: Kysely<DB> | Transaction<DB>, values: V): Promise<R[]> => {
     const postgres = supportsRowLocks(db);
-    const key = `${postgres ? 'postgres' : 'sqlite'}|${shapeOf(values)}`;
+    const key = `${postgres ? 'postgres' : 'sqlite'}|${shapeOf(values, writtenNames)}`;
     let template = compiled.get(key);
     if (!template) {
-      const query = build(db, standIns(values)).compile();
+      const query = build(db, standIns(values, writtenNames)).compile();
       if (query.sql.includes('\u0000slot:')) throw new Error(`A reusable query wrote a bound value into its SQL: ${query.sql}`);
       // better-sqlite3 keeps its compiled statements already (database.ts).
       if (postgres) prepareOnPostgres(query.sql);
@@ -70,4 +75,16 @@ export function reusableQuery<V extends QueryValues, R>(build: (db: Kysely<DB>, 
     const parameters = template.parameters.map((p) => (p instanceof Slot ? values[p.name] : p));
     return (await db.executeQuery<R>(CompiledQuery.raw(template.sql, parameters))).rows;
   };
+}
+
+/**
+ * Runs a query built for this call whose text depends on its shape alone (every value bound, none
+ * written in): PostgreSQL prepares it once per connection by its text, as `reusableQuery`'s, and
+ * skips planning it once its general plan is as good. For a query whose parts vary too much to be
+ * compiled once (a search's page, whose terms are one bound value).
+ */
+export async function runPrepared<R>(db: Kysely<DB> | Transaction<DB>, query: Compilable<R>): Promise<R[]> {
+  const compiled = query.compile();
+  if (supportsRowLocks(db)) prepareOnPostgres(compiled.sql);
+  return (await db.executeQuery<R>(compiled)).rows;
 }

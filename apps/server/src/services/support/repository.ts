@@ -1,10 +1,10 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
 import { documentsWithAny, ticketsWithAllWords, ticketWordsMatch } from '../../db/engine-sql';
 import { scopedWords, wordsOf } from '../../db/search-terms';
-import { reusableQuery } from '../../db/reusable-query';
+import { reusableQuery, runPrepared } from '../../db/reusable-query';
 import { readServerTotals } from './stats-repository';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -334,7 +334,9 @@ export async function matchingDocs(
   if (tickets.length === 0) return [];
   const match = documentsWithAny(engine, terms, [...new Set(tickets.map((t) => t.server_id))]);
   if (engine !== 'sqlite') {
-    const rows = await db.selectFrom('ticket_search').select(['ticket_id', 'kind', 'ref_id', 'body']).where(match).where('ticket_id', 'in', tickets.map((t) => t.id)).execute();
+    // The tickets go as one array, so that the text is the same for every page.
+    const ids = tickets.map((t) => t.id);
+    const rows = await runPrepared(db, db.selectFrom('ticket_search').select(['ticket_id', 'kind', 'ref_id', 'body']).where(match).where(sql<boolean>`ticket_id = any(${ids})`));
     return firstOfEach(rows, (r) => r.ticket_id, perTicket);
   }
   const keysByServer = new Map<number, number[]>();
@@ -448,7 +450,8 @@ type ListValues = { serverId?: string; userId?: string } & Omit<TicketListQuery,
  * list is their memberships, read off their index by activity.
  */
 function listedTickets(db: Db, v: ListValues) {
-  let query = db.selectFrom('tickets').where('tickets.deleted', '=', 0);
+  // Written in, not bound: PostgreSQL's general plan of a statement can then use the live tickets' index (`where deleted = 0`).
+  let query = db.selectFrom('tickets').where('tickets.deleted', '=', sql.lit(0));
   const personal = v.userId !== undefined;
   if (v.userId !== undefined) {
     // Typed as the server's query: the membership's columns are named by reference below.
@@ -470,11 +473,31 @@ function listedTickets(db: Db, v: ListValues) {
   return { query, activity, tie };
 }
 
+/**
+ * Which page a statement reads: `offset` and `limit` are bound, except that a first page of up to
+ * FIRST_PAGE_MAX tickets (nearly every list asked for) has its size written in as `firstPage`.
+ * PostgreSQL then plans its statement once and reuses the plan: with a bound LIMIT it prices a
+ * general plan as if it read a tenth of the rows, so it planned every call anew (0.17 ms, against
+ * 0.07 ms to read the page at 100,000 tickets).
+ */
+type PageValues = { offset: number; limit: number; firstPage: number };
+const FIRST_PAGE_MAX = 100;
+
+function pageValues(offset: number, limit: number): PageValues {
+  return { offset, limit, firstPage: offset === 0 && limit <= FIRST_PAGE_MAX ? limit : 0 };
+}
+
+/** A list's query ordered and cut to one page. */
+function onePage<Q extends ReturnType<typeof withNames>>(query: Q, listed: { activity: RawBuilder<unknown>; tie: RawBuilder<unknown> }, v: PageValues) {
+  const ordered = query.orderBy(listed.activity, 'desc').orderBy(listed.tie, 'desc');
+  return v.firstPage ? ordered.limit(sql.lit(v.firstPage)) : ordered.offset(v.offset).limit(v.limit);
+}
+
 /** A page of a list without a search, newest activity first (compiled once per shape of filters). */
-const listPage = reusableQuery((db, v: ListValues & { offset: number; limit: number }) => {
-  const { query, activity, tie } = listedTickets(db, v);
-  return withNames(query).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(v.offset).limit(v.limit);
-});
+const listPage = reusableQuery((db, v: ListValues & PageValues) => {
+  const listed = listedTickets(db, v);
+  return onePage(withNames(listed.query), listed, v);
+}, ['firstPage']);
 
 /** How many tickets a list with filters holds, read off the tickets the filters leave. */
 const listCount = reusableQuery((db, v: ListValues) =>
@@ -496,10 +519,10 @@ function searchedTickets(db: Db, v: SearchValues) {
 }
 
 /** SQLite: a page of a search (compiled once per shape of filters). */
-const searchPage = reusableQuery((db, v: SearchValues & { offset: number; limit: number }) => {
-  const { query, activity, tie } = searchedTickets(db, v);
-  return withNames(query).orderBy(activity, 'desc').orderBy(tie, 'desc').offset(v.offset).limit(v.limit);
-});
+const searchPage = reusableQuery((db, v: SearchValues & PageValues) => {
+  const searched = searchedTickets(db, v);
+  return onePage(withNames(searched.query), searched, v);
+}, ['firstPage']);
 
 /** SQLite: how many tickets a search with filters finds. */
 const searchCount = reusableQuery((db, v: SearchValues) => searchedTickets(db, v).query.select((eb) => eb.fn.countAll<number>().as('n')));
@@ -538,7 +561,7 @@ export async function pageTickets(
       : 'serverId' in scope
         ? readServerTotals(db, scope.serverId).then((t) => t.tickets)
         : countMemberships(db, scope.userId);
-    const [rows, n] = await Promise.all([listPage(db, { ...values, offset, limit: filters.Amount }), total]);
+    const [rows, n] = await Promise.all([listPage(db, { ...values, ...pageValues(offset, filters.Amount) }), total]);
     return { rows, total: n };
   }
   // The words are looked up in the servers the list can show (a member's: those of their tickets);
@@ -549,7 +572,7 @@ export async function pageTickets(
     if (servers.length === 0) return { rows: [], total: 0 };
     const searched: SearchValues = { ...values, words: ticketWordsMatch(terms, servers) };
     const total = 'serverId' in scope && unfiltered ? serverMatches(db, { serverId: scope.serverId, words: searched.words }) : searchCount(db, searched);
-    const [rows, n] = await Promise.all([searchPage(db, { ...searched, offset, limit: filters.Amount }), total]);
+    const [rows, n] = await Promise.all([searchPage(db, { ...searched, ...pageValues(offset, filters.Amount) }), total]);
     return { rows, total: Number(n[0]?.n ?? 0) };
   }
   const listed = listedTickets(db, values);
@@ -563,18 +586,21 @@ export async function pageTickets(
     .orderBy(tie, 'desc')
     .offset(offset)
     .limit(filters.Amount);
-  const page = await db
-    .with('hits', () => hits)
-    .selectFrom('hits')
-    .innerJoin('tickets', 'tickets.id', 'hits.id')
-    .leftJoin('servers', 'servers.id', 'tickets.server_id')
-    .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
-    .select(LIST_COLUMNS)
-    .select(NAME_COLUMNS)
-    .select('hits.total_in_scope')
-    .orderBy('tickets.last_activity_at', 'desc')
-    .orderBy('tickets.id', 'desc')
-    .execute();
+  // Its text is the same for every search with the same filters (the terms are one value).
+  const page = await runPrepared(
+    db,
+    db
+      .with('hits', () => hits)
+      .selectFrom('hits')
+      .innerJoin('tickets', 'tickets.id', 'hits.id')
+      .leftJoin('servers', 'servers.id', 'tickets.server_id')
+      .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
+      .select(LIST_COLUMNS)
+      .select(NAME_COLUMNS)
+      .select('hits.total_in_scope')
+      .orderBy('tickets.last_activity_at', 'desc')
+      .orderBy('tickets.id', 'desc'),
+  );
   if (page.length > 0 || offset === 0) {
     const rows = page.map(({ total_in_scope: _total, ...row }) => row);
     return { rows, total: Number(page[0]?.total_in_scope ?? 0) };

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
+import { sql } from 'kysely';
 import type { ErrorBody, PagedResult, Reaction, Subject, Ticket, TicketListItem, TicketMessage } from '@ticket/contracts';
 import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
+import { pageTickets } from './repository';
 
 const sandbox = useSandbox();
 
@@ -112,6 +114,50 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     const closedBy = (await as(owner, 'GET', `${base}/tickets?ClosedBy=${USERS.alice}`)).json<PagedResult<TicketListItem>>();
     expect(closedBy.elements.map((t) => t.ticketId)).toEqual([b.ticketId]);
     expect((await as(owner, 'GET', `${base}/tickets?Amount=0`)).json<ErrorBody>().field).toBe('querystring.Amount');
+    // A first page larger than those planned once (its size bound, not written in).
+    const large = (await as(owner, 'GET', `${base}/tickets?Amount=150`)).json<PagedResult<TicketListItem>>();
+    expect(large).toMatchObject({ page: 1, maxPage: 1 });
+    expect(large.elements.map((t) => t.ticketId)).toEqual([b.ticketId, a.ticketId]);
+  });
+
+  it.runIf(engine === 'postgres')("plans a list's first page once per connection, and reuses that plan", async () => {
+    const newest = await open('ticket-a');
+    // Enough tickets that a general plan priced as reading a tenth of them would lose to planning each call.
+    const { db } = ctx.built.database;
+    await sql`insert into tickets (id, server_id, subject_id, number, name, author_id, state, template_answers, created_at, last_activity_at)
+      select 'seeded-' || n, ${server}, ${billing.subjectId}, n + 1, 'seeded', ${USERS.eli}, 'PendingStaff', '[]', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'
+      from generate_series(1, 3000) as n`.execute(db);
+    await sql`analyze tickets`.execute(db);
+    const plans = await db.connection().execute(async (connection) => {
+      for (let i = 0; i < 7; i++) {
+        const { rows } = await pageTickets(connection, 'postgres', { serverId: server }, { Page: 1, Amount: 25 }, null);
+        expect({ first: rows[0]?.id, length: rows.length }).toEqual({ first: newest.ticketId, length: 25 });
+      }
+      const prepared = sql<{ generic_plans: string; custom_plans: string }>`select generic_plans, custom_plans from pg_prepared_statements where statement like '%from "tickets" left join "servers"%'`;
+      return (await prepared.execute(connection)).rows.map((r) => ({ generic: Number(r.generic_plans), custom: Number(r.custom_plans) }));
+    });
+    // PostgreSQL plans for each call's values five times, then keeps its general plan.
+    expect(plans).toEqual([{ generic: 2, custom: 5 }]);
+  });
+
+  it.runIf(engine === 'postgres')('prepares a search once per connection, whatever its words', async () => {
+    const refund = await open('refund please');
+    const invoice = await open('invoice missing');
+    const { db } = ctx.built.database;
+    const prepared = await db.connection().execute(async (connection) => {
+      for (const [words, expected] of [
+        [['refund'], [refund.ticketId]],
+        [['invoice'], [invoice.ticketId]],
+        [['missing', 'invoice'], [invoice.ticketId]],
+        [['nothing'], []],
+      ] as const) {
+        const { rows, total } = await pageTickets(connection, 'postgres', { serverId: server }, { Page: 1, Amount: 25 }, [...words]);
+        expect({ words, ids: rows.map((r) => r.id), total }).toEqual({ words, ids: expected, total: expected.length });
+      }
+      const statements = sql<{ statement: string }>`select statement from pg_prepared_statements where statement like 'with "hits"%'`;
+      return (await statements.execute(connection)).rows;
+    });
+    expect(prepared).toHaveLength(1);
   });
 
   it('answers a list asked for again with every change made since, by this process or any other', async () => {
