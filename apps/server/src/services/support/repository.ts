@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
@@ -487,8 +487,12 @@ function pageValues(offset: number, limit: number): PageValues {
   return { offset, limit, firstPage: offset === 0 && limit <= FIRST_PAGE_MAX ? limit : 0 };
 }
 
-/** A list's query ordered and cut to one page. */
-function onePage<Q extends ReturnType<typeof withNames>>(query: Q, listed: { activity: RawBuilder<unknown>; tie: RawBuilder<unknown> }, v: PageValues) {
+/** A list's query ordered, newest activity first, and cut to one page. */
+function onePage<TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  listed: { activity: RawBuilder<unknown>; tie: RawBuilder<unknown> },
+  v: PageValues,
+): SelectQueryBuilder<DB, TB, O> {
   const ordered = query.orderBy(listed.activity, 'desc').orderBy(listed.tie, 'desc');
   return v.firstPage ? ordered.limit(sql.lit(v.firstPage)) : ordered.offset(v.offset).limit(v.limit);
 }
@@ -576,16 +580,10 @@ export async function pageTickets(
     return { rows, total: Number(n[0]?.n ?? 0) };
   }
   const listed = listedTickets(db, values);
-  const { activity, tie } = listed;
   const query = listed.query.where(ticketsWithAllWords(terms, servers));
   // PostgreSQL gives the page and the number of matches in one pass, so the text search runs once;
   // it orders the matches' ids alone and reads the whole rows of the page's tickets after.
-  const hits = query
-    .select(['tickets.id', sql<number>`count(*) over ()`.as('total_in_scope')])
-    .orderBy(activity, 'desc')
-    .orderBy(tie, 'desc')
-    .offset(offset)
-    .limit(filters.Amount);
+  const hits = onePage(query.select(['tickets.id', sql<number>`count(*) over ()`.as('total_in_scope')]), listed, pageValues(offset, filters.Amount));
   // Its text is the same for every search with the same filters (the terms are one value).
   const page = await runPrepared(
     db,
