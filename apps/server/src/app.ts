@@ -25,7 +25,7 @@ import { createFileStorage } from './platform/file-storage';
 import { GuildAccess } from './platform/guild-access';
 import { PlanChangeListeners } from './platform/plan-changes';
 import { authenticationRoutes } from './services/authentication/routes';
-import { createRoleChanges } from './services/authentication/role-changes';
+import { createAccessChanges } from './services/authentication/access-changes';
 import { AuthService } from './services/authentication/service';
 import type { ServiceContext, Services } from './services/context';
 import { filesRoutes } from './services/files/routes';
@@ -104,14 +104,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const cache = options.cache ?? (config.redisUrl ? createRedisCache(config.redisUrl) : createMemoryCache());
   const platform = new PlatformClient({ config: config.platform, load: createLoader(cache), cacheTtlSeconds: config.platformCacheTtlSeconds });
 
-  // Role changes reach the roles every process reuses for its access checks: on Redis pub/sub when configured.
-  const roleChanges = createRoleChanges(config.redisUrl);
+  // Role changes and ended sessions reach what every process reuses for its access checks: on Redis pub/sub when configured.
+  const accessChanges = createAccessChanges(config.redisUrl);
   const auth = new AuthService(
     database.db,
     platform,
     config,
     { onError: (err) => app.log.warn({ err }, 'API key calls could not be recorded') },
-    roleChanges,
+    accessChanges,
   );
   const resolver: AuthResolver = {
     resolve: (key) => auth.resolve(key),
@@ -220,7 +220,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   app.decorateRequest('caller', null);
   whitelabelChanges.onError((err) => app.log.warn({ err }, 'a white-label change notice could not be published'));
-  roleChanges.onError((err) => app.log.warn({ err }, 'a role change notice could not be published or read'));
+  accessChanges.onError((err) => app.log.warn({ err }, 'an access change notice could not be published or read'));
   plans.onError((err) => app.log.error({ err }, 'a plan change was not applied to a feature of the plan'));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer(config.checkAnswers));
@@ -369,7 +369,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       platform.destroy();
       await cache.close();
       await whitelabelChanges.close();
-      await roleChanges.close();
+      await accessChanges.close();
       await services.localization.close();
       await redis?.quit();
       if (!options.database) await database.destroy();

@@ -178,9 +178,13 @@ describe.each(engines)('authentication service on %s', (engine) => {
       expect(sessions).toHaveLength(2);
       expect(sessions.filter((s) => s.current)).toHaveLength(1);
       const firstId = sessions.find((s) => !s.current)!.id;
+      // In use just before it is ended (a process reuses a session it looked up for a few seconds).
+      const listOf = (token: string) => inject({ method: 'GET', url: '/api/authentication/user/sessions', headers: bearer(token) });
+      expect((await listOf(first)).statusCode).toBe(200);
       // Another user cannot end Alice's session.
       expect((await inject({ method: 'DELETE', url: `/api/authentication/user/sessions/${firstId}`, headers: bearer(other) })).statusCode).toBe(404);
       expect((await inject({ method: 'DELETE', url: `/api/authentication/user/sessions/${firstId}`, headers: bearer(second) })).statusCode).toBe(204);
+      expect((await listOf(first)).statusCode).toBe(401);
       expect((await inject({ method: 'POST', url: '/api/authentication/user/refresh', headers: bearer(first) })).statusCode).toBe(401);
       expect((await inject({ method: 'POST', url: '/api/authentication/user/refresh', headers: bearer(second) })).statusCode).toBe(200);
       const bad = await inject({ method: 'DELETE', url: '/api/authentication/user/sessions/nope', headers: bearer(second) });

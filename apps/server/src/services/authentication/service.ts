@@ -29,7 +29,7 @@ import { hashSecret, randomToken, safeEqual, seal, unseal } from '../../platform
 import { OAUTH_SCOPES, type MemberStanding, type PlatformClient, type TokenSet } from '../../platform/discord';
 import { ApiKeyCallLog, type ApiKeyCallLogOptions, type ApiKeyCallRecord } from './api-key-calls';
 import * as repo from './repository';
-import { createRoleChanges, type RoleChange, type RoleChanges } from './role-changes';
+import { createAccessChanges, isSessionEnd, type AccessChange, type AccessChanges, type RoleChange } from './access-changes';
 
 export type RefreshMode = 'normal' | 'bypass_cache' | 'force';
 
@@ -42,9 +42,17 @@ const TOUCH_INTERVAL_MS = 60_000;
 /**
  * How long a role looked up for an access check is reused in this process (never past the role's
  * own age bound); a sync, a re-read or a reported change in any process replaces it at once (see
- * role-changes.ts).
+ * access-changes.ts).
  */
 const ROLE_REUSE_MS = 10_000;
+/**
+ * How long a session looked up for a call is reused in this process (never past its expiry): a
+ * signed-in call then reads no session from the database. Ending a session in any process ends its
+ * reuse in all of them at once (see access-changes.ts).
+ */
+const SESSION_REUSE_MS = 10_000;
+/** Reused roles and sessions are bounded: past this many, a process starts again from nothing. */
+const MAX_REUSED = 10_000;
 
 /** Owner, then Admin (ADMINISTRATOR or MANAGE_GUILD), then Staff (holds a staff role), else Member. */
 export function computeRole(guild: RESTAPIPartialCurrentUserGuild, memberRoleIds: string[], staffRoles: Set<string> | undefined): ServerRole {
@@ -73,6 +81,8 @@ export interface RequestMeta {
 
 export class AuthService {
   private readonly roles = new Map<string, { role: ServerRole | null; until: number }>();
+  /** Sessions by their token's hash. */
+  private readonly sessions = new Map<string, { session: repo.SessionRow; until: number }>();
   /** The calls made with API keys, written in batches. */
   readonly apiKeyCalls: ApiKeyCallLog;
 
@@ -81,10 +91,10 @@ export class AuthService {
     private readonly platform: PlatformClient,
     private readonly config: Config,
     callLog: ApiKeyCallLogOptions = {},
-    private readonly roleChanges: RoleChanges = createRoleChanges(null),
+    private readonly accessChanges: AccessChanges = createAccessChanges(null),
   ) {
     this.apiKeyCalls = new ApiKeyCallLog(db, callLog);
-    roleChanges.subscribe((change) => this.dropRoles(change));
+    accessChanges.subscribe((change) => this.forget(change));
   }
 
   loginConfig(): LoginConfig {
@@ -136,6 +146,7 @@ export class AuthService {
   async logout(caller: Caller | null): Promise<void> {
     if (caller?.kind !== 'user') throw new UnauthorizedError();
     await repo.deleteSession(this.db, caller.sessionId);
+    await this.accessChanges.publish({ sessionId: caller.sessionId });
   }
 
   async listSessions(caller: Caller | null): Promise<SessionInfo[]> {
@@ -154,6 +165,7 @@ export class AuthService {
   async deleteSession(caller: Caller | null, sessionId: string): Promise<void> {
     if (caller?.kind !== 'user') throw new UnauthorizedError();
     if (!(await repo.deleteUserSession(this.db, caller.userId, sessionId))) throw new NotFoundError('No such session');
+    await this.accessChanges.publish({ sessionId });
   }
 
   /** normal reuses platform data younger than the cache TTL; bypass_cache rereads it; force also renews the platform token. */
@@ -307,10 +319,25 @@ export class AuthService {
     }
     if (this.config.adminKeys.some((k) => safeEqual(k, accessKey))) return { kind: 'admin' };
     if (!accessKey.startsWith(SESSION_PREFIX)) return null;
-    const session = await repo.findLiveSession(this.db, hashSecret(accessKey));
+    const session = await this.liveSession(hashSecret(accessKey));
     if (!session) return null;
-    if (Date.parse(session.last_used_at) + TOUCH_INTERVAL_MS < Date.now()) await repo.touchSession(this.db, session.id);
+    if (Date.parse(session.last_used_at) + TOUCH_INTERVAL_MS < Date.now()) {
+      session.last_used_at = toTimestamp(Date.now());
+      await repo.touchSession(this.db, session.id);
+    }
     return { kind: 'user', userId: session.user_id, sessionId: session.id };
+  }
+
+  /** The session of a token, reused for a few seconds and never past its expiry; a token of no live session is asked of the database every time. */
+  private async liveSession(tokenHash: string): Promise<repo.SessionRow | undefined> {
+    const known = this.sessions.get(tokenHash);
+    if (known && known.until > Date.now()) return known.session;
+    this.sessions.delete(tokenHash);
+    const session = await repo.findLiveSession(this.db, tokenHash);
+    if (!session) return undefined;
+    if (this.sessions.size >= MAX_REUSED) this.sessions.clear();
+    this.sessions.set(tokenHash, { session, until: Math.min(Date.now() + SESSION_REUSE_MS, Date.parse(session.expires_at)) });
+    return session;
   }
 
   /**
@@ -330,8 +357,7 @@ export class AuthService {
       role = await this.readRole(userId, serverId, stored.role, checkedAt);
       checkedAt = Date.now();
     }
-    // Bounded: past 10,000 pairs it starts again from nothing.
-    if (this.roles.size >= 10_000) this.roles.clear();
+    if (this.roles.size >= MAX_REUSED) this.roles.clear();
     this.roles.set(key, { role, until: Math.min(Date.now() + ROLE_REUSE_MS, checkedAt + maxAgeMs) });
     return role;
   }
@@ -363,12 +389,19 @@ export class AuthService {
    */
   async staleRoles(serverId: string, userId?: string): Promise<void> {
     await repo.markRolesStale(this.db, serverId, userId);
-    await this.roleChanges.publish(userId ? { serverId, userId } : { serverId });
+    await this.accessChanges.publish(userId ? { serverId, userId } : { serverId });
   }
 
   /** The user's servers and roles were just replaced: what every process reused of them goes. */
   private async forgetRoles(userId: string): Promise<void> {
-    await this.roleChanges.publish({ userId });
+    await this.accessChanges.publish({ userId });
+  }
+
+  /** What this process reuses and a change makes out of date: a session that ended, or roles. */
+  private forget(change: AccessChange): void {
+    if (isSessionEnd(change)) {
+      for (const [hash, known] of this.sessions) if (known.session.id === change.sessionId) this.sessions.delete(hash);
+    } else this.dropRoles(change);
   }
 
   private dropRoles({ serverId, userId }: RoleChange): void {
