@@ -1,5 +1,6 @@
 import { buildApp, type BuiltApp } from './app';
 import { loadConfig, type Config } from './config';
+import { mergeSearchIndexes } from './db/search-index';
 import { seedDemoData } from './demo/seed';
 
 export interface RunningServer {
@@ -40,6 +41,12 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   const automation = config.services.includes('support') ? setInterval(runTickets, config.ticketAutomationIntervalMs) : undefined;
   automation?.unref();
   if (automation) runTickets();
+  // SQLite's search indexes are kept in one segment each, so that a search reads one (db/search-index.ts).
+  const mergeSearch = () =>
+    void mergeSearchIndexes(built.database.db, built.database.engine).catch((error: unknown) => built.app.log.warn({ err: error }, 'merging the search indexes failed'));
+  const merging = config.services.includes('support') ? setInterval(mergeSearch, 3600_000) : undefined;
+  merging?.unref();
+  if (merging) mergeSearch();
   // PayPal subscriptions cancelled for the end of their period end when it is over (the period is in the database).
   const endLapsed = () => void built.services.paypalPayments.endLapsed().catch((error: unknown) => built.app.log.warn({ err: error }, 'ending lapsed subscriptions failed'));
   const lapsing = config.services.includes('payment') ? setInterval(endLapsed, 600_000) : undefined;
@@ -70,6 +77,7 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
     clearInterval(offPlan);
     clearInterval(sweep);
     clearInterval(automation);
+    clearInterval(merging);
     clearInterval(webhooks);
     return (closing ??= built.close());
   };
