@@ -8,6 +8,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Runs `work` now and every `ms` after, when `enabled` (the service it belongs to runs in this
+ * process); the timer does not keep the process alive. Answers the timer, to clear on close.
+ */
+function repeatFromNow(enabled: boolean, ms: number, work: () => void): NodeJS.Timeout | undefined {
+  if (!enabled) return undefined;
+  const timer = setInterval(work, ms);
+  timer.unref();
+  work();
+  return timer;
+}
+
 /** Starts the API (and the built web client) and stops it cleanly on SIGINT/SIGTERM. */
 export async function startServer(config: Config = loadConfig(), prepare?: (built: BuiltApp) => Promise<void>): Promise<RunningServer> {
   const built = await buildApp(config);
@@ -30,33 +42,23 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
   // and each job (a delayed close, a delivery) is claimed for a while and removed once done, so work
   // a process was killed in the middle of is taken up by another.
   const sweepFiles = () => void built.services.files.sweepRetention(new Date()).catch((error: unknown) => built.app.log.warn({ err: error }, 'file sweep failed'));
-  const sweep = config.services.includes('files') ? setInterval(sweepFiles, 600_000) : undefined;
-  sweep?.unref();
-  if (sweep) sweepFiles();
+  const sweep = repeatFromNow(config.services.includes('files'), 600_000, sweepFiles);
   // Delayed closes and auto-close live in the database: what fell due while the process was down runs now.
   const runTickets = () =>
     void Promise.all([built.services.ticketJobs.runDueJobs(), built.services.ticketJobs.sweepAutoClose()]).catch((error: unknown) =>
       built.app.log.warn({ err: error }, 'ticket automation failed'),
     );
-  const automation = config.services.includes('support') ? setInterval(runTickets, config.ticketAutomationIntervalMs) : undefined;
-  automation?.unref();
-  if (automation) runTickets();
+  const automation = repeatFromNow(config.services.includes('support'), config.ticketAutomationIntervalMs, runTickets);
   // SQLite's search indexes are kept in one segment each, so that a search reads one (db/search-index.ts).
   const mergeSearch = () =>
     void mergeSearchIndexes(built.database.db, built.database.engine).catch((error: unknown) => built.app.log.warn({ err: error }, 'merging the search indexes failed'));
-  const merging = config.services.includes('support') ? setInterval(mergeSearch, 3600_000) : undefined;
-  merging?.unref();
-  if (merging) mergeSearch();
+  const merging = repeatFromNow(config.services.includes('support'), 3600_000, mergeSearch);
   // PayPal subscriptions cancelled for the end of their period end when it is over (the period is in the database).
   const endLapsed = () => void built.services.paypalPayments.endLapsed().catch((error: unknown) => built.app.log.warn({ err: error }, 'ending lapsed subscriptions failed'));
-  const lapsing = config.services.includes('payment') ? setInterval(endLapsed, 600_000) : undefined;
-  lapsing?.unref();
-  if (lapsing) endLapsed();
+  const lapsing = repeatFromNow(config.services.includes('payment'), 600_000, endLapsed);
   // A plan change is told to the white-label bots after its commit: one a process died before telling is made up here.
   const stopOffPlan = () => void built.services.deployment.stopOffPlan().catch((error: unknown) => built.app.log.warn({ err: error }, 'stopping white-label bots off their plan failed'));
-  const offPlan = config.services.includes('deployment') ? setInterval(stopOffPlan, 600_000) : undefined;
-  offPlan?.unref();
-  if (offPlan) stopOffPlan();
+  const offPlan = repeatFromNow(config.services.includes('deployment'), 600_000, stopOffPlan);
   // Webhook deliveries wait in the database (the outbox): what fell due while the process was down goes now.
   let sending = false;
   const sendWebhooks = () => {
@@ -67,9 +69,7 @@ export async function startServer(config: Config = loadConfig(), prepare?: (buil
       .catch((error: unknown) => built.app.log.warn({ err: error }, 'webhook deliveries failed'))
       .finally(() => (sending = false));
   };
-  const webhooks = config.services.includes('settings') ? setInterval(sendWebhooks, config.webhooks.intervalMs) : undefined;
-  webhooks?.unref();
-  if (webhooks) sendWebhooks();
+  const webhooks = repeatFromNow(config.services.includes('settings'), config.webhooks.intervalMs, sendWebhooks);
   let closing: Promise<void> | null = null;
   const close = () => {
     clearInterval(purge);

@@ -21,12 +21,15 @@ class Slot {
 /** A non-empty string or a non-zero number is bound as a parameter; any other value chooses the shape. */
 const isBound = (value: QueryValues[string]): value is string | number => (typeof value === 'string' || typeof value === 'number') && !!value;
 
+/** Whether the value named `name` goes as a parameter: bound, and not one the query writes into its text. */
+const isSlot = (name: string, value: QueryValues[string], written: ReadonlySet<string>) => isBound(value) && !written.has(name);
+
 /** The values' shape: which are bound, and the others as they are (with a falsy string or number, its value). */
 function shapeOf(values: QueryValues, written: ReadonlySet<string>): string {
   let shape = '';
   for (const name in values) {
     const value = values[name];
-    shape += isBound(value) && !written.has(name) ? `${name}=?;` : `${name}=${typeof value}:${String(value)};`;
+    shape += isSlot(name, value, written) ? `${name}=?;` : `${name}=${typeof value}:${String(value)};`;
   }
   return shape;
 }
@@ -36,7 +39,7 @@ function standIns<V extends QueryValues>(values: V, written: ReadonlySet<string>
   const stand: QueryValues = {};
   for (const name in values) {
     const value = values[name];
-    stand[name] = isBound(value) && !written.has(name) ? (new Slot(name) as unknown as string) : value;
+    stand[name] = isSlot(name, value, written) ? (new Slot(name) as unknown as string) : value;
   }
   return stand as V;
 }

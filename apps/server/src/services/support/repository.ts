@@ -5,7 +5,6 @@ import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
 import { documentsWithAny, ticketsWithAllWords, ticketWordsMatch } from '../../db/engine-sql';
 import { scopedWords, wordsOf } from '../../db/search-terms';
 import { reusableQuery, runPrepared } from '../../db/reusable-query';
-import { readServerTotals } from './stats-repository';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -419,14 +418,19 @@ function withNames<Q extends ReturnType<typeof listedTickets>['query']>(query: Q
     .select(NAME_COLUMNS);
 }
 
-/** Someone's counter of tickets they are a member of (migration 0029), compiled once. */
-const memberTotal = reusableQuery((db, v: { userId: string }) => db.selectFrom('member_totals').select('tickets').where('user_id', '=', v.userId));
-
-/** How many tickets someone is a member of (every ticket they opened among them), from their counter. */
-async function countMemberships(db: Db, userId: string): Promise<number> {
-  const [row] = await memberTotal(db, { userId });
-  return Number(row?.tickets ?? 0);
+/**
+ * How many tickets a whole list holds, from its counter: a server's live tickets (kept by the
+ * database's triggers), or the tickets someone is a member of, every ticket they opened among them
+ * (migration 0029).
+ */
+function listCounter(db: Db, v: { serverId?: string; userId?: string }) {
+  return v.userId !== undefined
+    ? db.selectFrom('member_totals').select('member_totals.tickets').where('member_totals.user_id', '=', v.userId)
+    : db.selectFrom('server_totals').select('server_totals.tickets').where('server_totals.server_id', '=', v.serverId!);
 }
+
+/** A whole list's counter read on its own (compiled once per kind of list). */
+const listTotal = reusableQuery((db, v: { serverId?: string; userId?: string }) => listCounter(db, v));
 
 /** The servers where someone is a member of a ticket. */
 async function memberServers(db: Db, userId: string): Promise<string[]> {
@@ -507,12 +511,8 @@ function onePage<TB extends keyof DB, O>(
  */
 const listPage = reusableQuery((db, v: ListValues & PageValues & { counted: boolean }) => {
   const listed = listedTickets(db, v);
-  const total =
-    v.userId !== undefined
-      ? sql<number>`(select member_totals.tickets from member_totals where member_totals.user_id = ${v.userId})`
-      : sql<number>`(select server_totals.tickets from server_totals where server_totals.server_id = ${v.serverId})`;
   return onePage(
-    withNames(listed.query).$if(v.counted, (query) => query.select(total.as('listed_total'))),
+    withNames(listed.query).$if(v.counted, (query) => query.select(listCounter(db, v).as('listed_total'))),
     listed,
     v,
   );
@@ -583,7 +583,7 @@ export async function pageTickets(
     // past the last page no row carries it.
     const rows = await listPage(db, page);
     if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.listed_total ?? 0) };
-    return { rows, total: 'serverId' in scope ? (await readServerTotals(db, scope.serverId)).tickets : await countMemberships(db, scope.userId) };
+    return { rows, total: Number((await listTotal(db, scope))[0]?.tickets ?? 0) };
   }
   // The words are looked up in the servers the list can show (a member's: those of their tickets);
   // the list's own conditions keep the matching tickets of its own.
