@@ -25,22 +25,21 @@ export function documentsWithAny(engine: Engine, terms: string[], serverIds: str
 
 /**
  * PostgreSQL: a predicate on `tickets`: the ticket, of one of these servers, holds every term in its
- * row of words (`ticket_words`, migration 0028). Two things keep the planner on one plan, whatever
- * the words and however many tickets there are: it reads the matching rows of words off their index
- * and joins them to the list's tickets in a hash table.
- * - The query is given as a subquery's value, which the planner prices as an average search. Given
- *   the value, it multiplied the words' frequencies as if they were independent, but words under one
- *   server's scope are not: it expected 5 tickets for "invoice crash" in a server where 970 of 1,000
- *   match, and looked each one up in `tickets` (100,000 tickets: 7.7 ms, against 2.3 ms).
- * - The ticket's id is read as an expression (`|| ''`), which no index of `ticket_words` holds.
- *   Priced as an average search in a million tickets, the planner otherwise looked up each of the
- *   server's 1,000 tickets in `ticket_words` by its key instead (6.5 ms for "refund", against 3.9 ms;
- *   "invoice crash" 8.3 ms, against 3.5 ms).
+ * postings (`ticket_postings`, migration 0031: each of its words once). The postings of the
+ * servers' scoped words are read off their key, and a ticket holding all the terms has one for
+ * each: a ticket's words are all of its own server's scope, so this holds for one server or many,
+ * and for servers that share a scope. The list's ticket's id is read as an expression (`|| ''`),
+ * which no index of `tickets` holds: the planner then joins the matches to the list's tickets in a
+ * hash table, whatever it expects of the words. Expecting a handful of matches, it otherwise looked
+ * up each match in `tickets` by its key: "refund", which 982 of a server's 1,000 tickets hold, took
+ * 8.0 ms that way at a million tickets.
  */
 export function ticketsWithAllWords(terms: string[], serverIds: string[]): RawBuilder<boolean> {
-  if (serverIds.length === 0 || terms.length === 0) return sql<boolean>`1 = 0`;
-  const query = serverIds.map((id) => `(${scopedWords(id, terms).map(lexeme).join(' & ')})`).join(' | ');
-  return sql<boolean>`tickets.id in (select ticket_words.ticket_id || '' from ticket_words where ticket_words.words @@ (select ${query}::tsquery))`;
+  const distinct = [...new Set(terms)];
+  if (serverIds.length === 0 || distinct.length === 0) return sql<boolean>`1 = 0`;
+  const words = [...new Set(serverIds.flatMap((id) => scopedWords(id, distinct)))];
+  return sql<boolean>`tickets.id || '' in (select ticket_postings.ticket_id from ticket_postings
+    where ticket_postings.word = any(${words}) group by ticket_postings.ticket_id having count(*) = ${distinct.length})`;
 }
 
 /** SQLite: the FTS5 query of `ticket_words` (migration 0030) for a ticket, of one of these servers, that holds every term. */

@@ -31,6 +31,7 @@ import { jobLeasesMigration } from './migrations/0027-job-leases';
 import { ticketWordsMigration } from './migrations/0028-ticket-words';
 import { memberTotalsMigration } from './migrations/0029-member-totals';
 import { sqliteTicketWordsMigration } from './migrations/0030-sqlite-ticket-words';
+import { ticketPostingsMigration } from './migrations/0031-postgres-ticket-postings';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -64,6 +65,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0028-ticket-words': ticketWordsMigration,
   '0029-member-totals': memberTotalsMigration,
   '0030-sqlite-ticket-words': sqliteTicketWordsMigration,
+  '0031-postgres-ticket-postings': ticketPostingsMigration,
 };
 
 /**

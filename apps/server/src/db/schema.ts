@@ -209,11 +209,16 @@ export interface TicketSearchTable {
 }
 
 /**
- * The words of all a ticket's search documents. PostgreSQL (migration 0028): by ticket, `words` a
- * tsvector. SQLite (migration 0030): an FTS5 table whose rowid is the ticket's search key and whose
- * `words` column is the text it indexes, read by raw SQL only.
+ * SQLite (migration 0030): the words of all a ticket's search documents, an FTS5 table whose rowid
+ * is the ticket's search key and whose `words` column is the text it indexes, read by raw SQL only.
  */
 export interface TicketWordsTable {
+  words: string;
+}
+
+/** PostgreSQL (migration 0031): each scoped word of a ticket's search documents, once per ticket. */
+export interface TicketPostingsTable {
+  word: string;
   ticket_id: string;
 }
 
@@ -317,6 +322,7 @@ export interface DB {
   ticket_search: TicketSearchTable;
   search_bases: SearchBasesTable;
   ticket_words: TicketWordsTable;
+  ticket_postings: TicketPostingsTable;
   member_totals: MemberTotalsTable;
   server_changes: ServerChangesTable;
   counters: CountersTable;

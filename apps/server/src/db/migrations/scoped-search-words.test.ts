@@ -12,7 +12,7 @@ import { scopedIndexText, searchScope } from '../search-terms';
 const list = { Page: 1, Amount: 10 } as TicketListQuery;
 const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
 
-describe.each(engines)('search words scoped by server (migrations 0026, 0028) on %s', (engine) => {
+describe.each(engines)('search words scoped by server (migrations 0026, 0028, 0031) on %s', (engine) => {
   let database: Database | undefined;
   afterEach(async () => {
     await database?.destroy();

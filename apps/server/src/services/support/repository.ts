@@ -221,8 +221,9 @@ export async function putSearchDoc(db: Db, engine: Engine, doc: SearchDoc): Prom
       await db.insertInto('ticket_search').values(doc).execute();
       // A new text adds its words to the ticket's; a changed one may have taken some away.
       if (!replaced) {
-        await sql`insert into ticket_words (ticket_id, words) values (${doc.ticket_id}, ticket_search_words(${doc.server_id}, ${doc.body}))
-          on conflict (ticket_id) do update set words = ticket_words.words || excluded.words`.execute(db);
+        await sql`insert into ticket_postings (word, ticket_id)
+          select w, ${doc.ticket_id} from unnest(tsvector_to_array(ticket_search_words(${doc.server_id}, ${doc.body}))) as w
+          on conflict do nothing`.execute(db);
       }
     }
     if (replaced) await gatherTicketWords(db, doc.ticket_id);
@@ -279,14 +280,13 @@ async function removeListedDoc(db: Db, ticketId: string, kind: string, refId: st
   return removed.numDeletedRows > 0n;
 }
 
-/** PostgreSQL: the ticket's words again from its documents (migration 0028), after one left. */
+/** PostgreSQL: the ticket's words again from its documents (migration 0031), after one left. */
 async function gatherTicketWords(db: Db, ticketId: string): Promise<void> {
-  await db.deleteFrom('ticket_words').where('ticket_id', '=', ticketId).execute();
-  await sql`insert into ticket_words (ticket_id, words)
-    select s.ticket_id, array_to_tsvector(array_agg(distinct w))
+  await db.deleteFrom('ticket_postings').where('ticket_id', '=', ticketId).execute();
+  await sql`insert into ticket_postings (word, ticket_id)
+    select distinct w, s.ticket_id
     from ticket_search s cross join unnest(tsvector_to_array(s.tsv)) as w
-    where s.ticket_id = ${ticketId}
-    group by s.ticket_id`.execute(db);
+    where s.ticket_id = ${ticketId}`.execute(db);
 }
 
 export async function removeSearchDoc(db: Db, engine: Engine, ticketId: string, kind: string, refId: string): Promise<void> {
