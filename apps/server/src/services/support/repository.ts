@@ -494,11 +494,11 @@ function pageValues(offset: number, limit: number): PageValues {
 }
 
 /** A list's query ordered, newest activity first, and cut to one page. */
-function onePage<TB extends keyof DB, O>(
-  query: SelectQueryBuilder<DB, TB, O>,
+function onePage<D, TB extends keyof D, O>(
+  query: SelectQueryBuilder<D, TB, O>,
   listed: { activity: RawBuilder<unknown>; tie: RawBuilder<unknown> },
   v: PageValues,
-): SelectQueryBuilder<DB, TB, O> {
+): SelectQueryBuilder<D, TB, O> {
   const ordered = query.orderBy(listed.activity, 'desc').orderBy(listed.tie, 'desc');
   return v.firstPage ? ordered.limit(sql.lit(v.firstPage)) : ordered.offset(v.offset).limit(v.limit);
 }
@@ -599,13 +599,20 @@ export async function pageTickets(
   const listed = listedTickets(db, values);
   const query = listed.query.where(ticketsWithAllWords(terms, servers));
   // PostgreSQL gives the page and the number of matches in one pass, so the text search runs once;
-  // it orders the matches' ids alone and reads the whole rows of the page's tickets after.
-  const hits = onePage(query.select(['tickets.id', sql<number>`count(*) over ()`.as('total_in_scope')]), listed, pageValues(offset, filters.Amount));
-  // Its text is the same for every search with the same filters (the terms are one value).
+  // it orders the matches' ids alone and reads the whole rows of the page's tickets after. The
+  // matches are found on their own (a materialized CTE), planned for all of them: planned under
+  // the page's LIMIT, with a count over every match above it, the statement's general plan looked
+  // up the matches once per ticket of the server (26 ms for "refund" at a million tickets, against
+  // 1.5 ms).
+  const matches = query.select(['tickets.id', sql`${listed.activity}`.as('activity'), sql`${listed.tie}`.as('tie')]);
+  const ordered = { activity: sql.ref('matches.activity'), tie: sql.ref('matches.tie') };
+  // Its text is the same for every search with the same filters (the terms are one value), and its
+  // plan too, so PostgreSQL plans it once per connection (engine-sql.ts, ticketsWithAllWords).
   const page = await runPrepared(
     db,
     db
-      .with('hits', () => hits)
+      .with((cte) => cte('matches').materialized(), () => matches)
+      .with('hits', (qb) => onePage(qb.selectFrom('matches').select(['matches.id', sql<number>`count(*) over ()`.as('total_in_scope')]), ordered, pageValues(offset, filters.Amount)))
       .selectFrom('hits')
       .innerJoin('tickets', 'tickets.id', 'hits.id')
       .leftJoin('servers', 'servers.id', 'tickets.server_id')
