@@ -334,9 +334,13 @@ export async function matchingDocs(
   if (tickets.length === 0) return [];
   const match = documentsWithAny(engine, terms, [...new Set(tickets.map((t) => t.server_id))]);
   if (engine !== 'sqlite') {
-    // The tickets go as one array, so that the text is the same for every page.
+    // The tickets go as one array, so that the text is the same for every page, and as a
+    // subquery's value, so that the plan is too (documentsWithAny).
     const ids = tickets.map((t) => t.id);
-    const rows = await runPrepared(db, db.selectFrom('ticket_search').select(['ticket_id', 'kind', 'ref_id', 'body']).where(match).where(sql<boolean>`ticket_id = any(${ids})`));
+    const rows = await runPrepared(
+      db,
+      db.selectFrom('ticket_search').select(['ticket_id', 'kind', 'ref_id', 'body']).where(match).where(sql<boolean>`ticket_id = any((select ${ids}::text[])::text[])`),
+    );
     return firstOfEach(rows, (r) => r.ticket_id, perTicket);
   }
   const keysByServer = new Map<number, number[]>();
