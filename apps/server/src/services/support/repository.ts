@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transa
 import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
-import { documentsWithAny, ticketsWithAllWords, ticketWordsMatch } from '../../db/engine-sql';
+import { documentsWithAny, ticketsWithAllWords, ticketWordsMatch, unseenByPlanner } from '../../db/engine-sql';
 import { scopedWords, wordsOf } from '../../db/search-terms';
 import { reusableQuery, runPrepared } from '../../db/reusable-query';
 
@@ -334,12 +334,12 @@ export async function matchingDocs(
   if (tickets.length === 0) return [];
   const match = documentsWithAny(engine, terms, [...new Set(tickets.map((t) => t.server_id))]);
   if (engine !== 'sqlite') {
-    // The tickets go as one array, so that the text is the same for every page, and as a
-    // subquery's value, so that the plan is too (documentsWithAny).
+    // The tickets go as one array, so that the text is the same for every page, and unseen by
+    // the planner, so that the plan is too.
     const ids = tickets.map((t) => t.id);
     const rows = await runPrepared(
       db,
-      db.selectFrom('ticket_search').select(['ticket_id', 'kind', 'ref_id', 'body']).where(match).where(sql<boolean>`ticket_id = any((select ${ids}::text[])::text[])`),
+      db.selectFrom('ticket_search').select(['ticket_id', 'kind', 'ref_id', 'body']).where(match).where(sql<boolean>`ticket_id = any(${unseenByPlanner(ids, 'text[]')})`),
     );
     return firstOfEach(rows, (r) => r.ticket_id, perTicket);
   }
