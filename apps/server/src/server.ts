@@ -2,6 +2,7 @@ import { buildApp, type BuiltApp } from './app';
 import { loadConfig, type Config } from './config';
 import { mergeSearchIndexes } from './db/search-index';
 import { seedDemoData } from './demo/seed';
+import { tuneGarbageCollector } from './runtime-tuning';
 
 export interface RunningServer {
   url: string;
@@ -22,6 +23,7 @@ function repeatFromNow(enabled: boolean, ms: number, work: () => void): NodeJS.T
 
 /** Starts the API (and the built web client) and stops it cleanly on SIGINT/SIGTERM. */
 export async function startServer(config: Config = loadConfig(), prepare?: (built: BuiltApp) => Promise<void>): Promise<RunningServer> {
+  tuneGarbageCollector();
   const built = await buildApp(config);
   if (config.demo) await seedDemoData(built.database.db);
   await prepare?.(built);
