@@ -28,8 +28,8 @@ export type Revision = { content: string; embeds: MessageBody['embeds']; editedA
 /**
  * Rows of tickets and messages as the contract shows them (DESIGN §9: one mapper from row to
  * contract shape): a whole ticket, a list's items with their search highlights, a message with
- * its reactions and files. Each shape reads what it shows beside the row (names, profiles,
- * reactions, files) in as few round trips as it can.
+ * its reactions and files. Each shape also reads what it shows beside the row: names of servers
+ * and subjects, users' profiles, reactions and files.
  */
 export class TicketShapes {
   constructor(
