@@ -5,6 +5,7 @@ import { NotFoundError } from '../../http/errors';
 import type { PlatformClient } from '../../platform/discord';
 import { countActiveServers, publicStatsServer } from './repository';
 import { rankSubjects, rankSupporters, readDaily, readInstallationCounters, readServerTotals } from './stats-repository';
+import { publicUser } from './ticket-shapes';
 
 /** Every day of the range, with 0 where nothing happened, so charts have no gaps. */
 function fill(start: string, end: string, counts: Map<string, number>): DailyCount[] {
@@ -83,18 +84,7 @@ export class TicketStats {
   async topSupporters(serverId: string, page: number, amount: number, start?: string, end?: string): Promise<PagedResult<TopSupporter>> {
     const rows = await rankSupporters(this.db, serverId, start && end ? { start, end } : undefined);
     const slice = rows.slice((page - 1) * amount, page * amount);
-    const elements = await Promise.all(
-      slice.map(async (r) => {
-        const user = await this.platform.getUser(r.authorId).catch(() => null);
-        return {
-          id: r.authorId,
-          name: user ? (user.global_name ?? user.username) : r.authorId,
-          avatarUrl: user ? this.platform.avatarUrl(user.id, user.avatar) : null,
-          color: null,
-          amount: r.amount,
-        };
-      }),
-    );
+    const elements = await Promise.all(slice.map(async (r) => Object.assign(await publicUser(this.platform, r.authorId), { amount: r.amount })));
     return { page, maxPage: Math.max(1, Math.ceil(rows.length / amount)), elements };
   }
 }

@@ -25,6 +25,17 @@ type MessageBody = TicketMessageContent;
 /** An earlier version of a message, as its history keeps it. */
 export type Revision = { content: string; embeds: MessageBody['embeds']; editedAt: string };
 
+/** A user's profile as the contract shows it; one the platform does not know (or did not answer for) is shown by id. */
+export async function publicUser(platform: PlatformClient, id: string): Promise<PublicUser> {
+  const user = await platform.getUser(id).catch(() => null);
+  return {
+    id,
+    name: user ? (user.global_name ?? user.username) : id,
+    avatarUrl: user ? platform.avatarUrl(user.id, user.avatar) : null,
+    color: null,
+  };
+}
+
 /**
  * Rows of tickets and messages as the contract shows them (DESIGN §9: one mapper from row to
  * contract shape): a whole ticket, a list's items with their search highlights, a message with
@@ -54,21 +65,9 @@ export class TicketShapes {
     return row && { subjectId: row.id, name: row.name };
   }
 
-  /** Profiles of the users a ticket names; one unknown to the platform is shown by id. */
-  private async users(ids: string[]): Promise<PublicUser[]> {
-    const unique = [...new Set(ids)];
-    const users = await Promise.all(
-      unique.map(async (id) => {
-        const user = await this.platform.getUser(id).catch(() => null);
-        return {
-          id,
-          name: user ? (user.global_name ?? user.username) : id,
-          avatarUrl: user ? this.platform.avatarUrl(user.id, user.avatar) : null,
-          color: null,
-        };
-      }),
-    );
-    return users;
+  /** Profiles of the users a ticket names. */
+  private users(ids: string[]): Promise<PublicUser[]> {
+    return Promise.all([...new Set(ids)].map((id) => publicUser(this.platform, id)));
   }
 
   /**
