@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transa
 import type { TicketListQuery } from '@ticket/contracts';
 import { fromJson, now, toJson, type Engine } from '../../db/database';
 import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
-import { documentsWithAny, ticketsWithAllWords, ticketWordsMatch, unseenByPlanner } from '../../db/engine-sql';
+import { documentsWithAny, ticketsWithAllWords, ticketWordsMatch } from '../../db/engine-sql';
 import { scopedWords, wordsOf } from '../../db/search-terms';
 import { reusableQuery, runPrepared } from '../../db/reusable-query';
 
@@ -206,8 +206,6 @@ async function searchKey(db: Db, ticketId: string): Promise<number | null> {
 }
 
 type SearchDoc = { ticket_id: string; server_id: string; kind: string; ref_id: string; body: string };
-/** A document's text as a highlight shows it. */
-type SearchDocText = Omit<SearchDoc, 'server_id'>;
 
 /**
  * Indexes (or re-indexes) one text of a ticket. SQLite: the document takes the next rowid of its
@@ -307,42 +305,41 @@ async function removeTicketDocs(db: Db, engine: Engine, ticketId: string): Promi
   await sql`delete from ticket_words where ${ticketWordsRow(key)}`.execute(db);
 }
 
-/** The first `n` items of each group, in order. */
-function firstOfEach<T, K>(items: T[], groupOf: (item: T) => K, n: number): T[] {
-  const seen = new Map<K, number>();
-  return items.filter((item) => {
-    const count = (seen.get(groupOf(item)) ?? 0) + 1;
-    seen.set(groupOf(item), count);
-    return count <= n;
-  });
-}
+/** A text of a ticket that holds a searched word, as a highlight shows it. */
+export type FoundText = { kind: string; body: string };
+
+/** How many of a found ticket's texts a search shows: the first that hold any of the words. */
+const FOUND_PER_TICKET = 3;
 
 /**
- * Up to `perTicket` documents of each of these tickets holding any of the terms, for highlights.
- * SQLite finds them in one statement per server: the documents that match, reading only the rowid
- * range that spans the tickets' keys and no document's columns, then the first few of each ticket
- * by rowid, whose columns alone it reads (reading every match's columns took 10 % longer at a
- * million tickets). Rowids themselves stay in SQLite (they pass 2^53); keys do not.
+ * PostgreSQL: the first FOUND_PER_TICKET texts of the page's ticket (`tickets`) that hold any of
+ * the words (`match`), as one JSON array: the name, the form's answers, then the messages (by id;
+ * SQLite gives them in the order they were written). Read as a column of the page's statement: one
+ * round trip and one statement fewer, and each ticket's texts come as one value, not as a row each.
  */
-export async function matchingDocs(
-  db: Db,
-  engine: Engine,
-  tickets: Pick<TicketRow, 'id' | 'server_id' | 'search_key'>[],
-  terms: string[],
-  perTicket = 3,
-): Promise<SearchDocText[]> {
-  if (tickets.length === 0) return [];
-  const match = documentsWithAny(engine, terms, [...new Set(tickets.map((t) => t.server_id))]);
-  if (engine !== 'sqlite') {
-    // The tickets go as one array, so that the text is the same for every page, and unseen by
-    // the planner, so that the plan is too.
-    const ids = tickets.map((t) => t.id);
-    const rows = await runPrepared(
-      db,
-      db.selectFrom('ticket_search').select(['ticket_id', 'kind', 'ref_id', 'body']).where(match).where(sql<boolean>`ticket_id = any(${unseenByPlanner(ids, 'text[]')})`),
-    );
-    return firstOfEach(rows, (r) => r.ticket_id, perTicket);
-  }
+const foundTexts = (match: RawBuilder<boolean>) =>
+  sql<FoundText[]>`(select coalesce(json_agg(json_build_object('kind', found.kind, 'body', found.body)), '[]') from (
+    select ticket_search.kind, ticket_search.body from ticket_search
+    where ticket_search.ticket_id = tickets.id and ${match}
+    order by case ticket_search.kind when 'name' then 0 when 'answer' then 1 else 2 end, ticket_search.ref_id
+    limit ${sql.lit(FOUND_PER_TICKET)}) as found)`;
+
+/**
+ * SQLite: the tickets, each with the first FOUND_PER_TICKET of its texts that hold any of the
+ * terms (`found`). It finds them in one statement per server: the documents that match, reading
+ * only the rowid range that spans the tickets' keys and no document's columns, then the first few
+ * of each ticket by rowid, whose columns alone it reads (reading every match's columns took 10 %
+ * longer at a million tickets). Rowids themselves stay in SQLite (they pass 2^53); keys do not.
+ */
+async function withFoundTexts<T extends Pick<TicketRow, 'id' | 'server_id' | 'search_key'>>(db: Db, tickets: T[], terms: string[]): Promise<(T & { found: FoundText[] })[]> {
+  const found = new Map<string, FoundText[]>();
+  const result = tickets.map((ticket) => {
+    const texts: FoundText[] = [];
+    found.set(ticket.id, texts);
+    return { ...ticket, found: texts };
+  });
+  if (tickets.length === 0) return result;
+  const match = documentsWithAny('sqlite', terms, [...new Set(tickets.map((t) => t.server_id))]);
   const keysByServer = new Map<number, number[]>();
   for (const { search_key: key } of tickets) {
     if (key === null) continue;
@@ -351,20 +348,21 @@ export async function matchingDocs(
     else keysByServer.set(baseOf(key), [key]);
   }
   // Each server's tickets in one statement: the keys go as one JSON array, so its text is the same for every page.
-  const found = await Promise.all(
+  const statements = await Promise.all(
     [...keysByServer.values()].map(
       (keys) =>
-        sql<SearchDocText>`select ticket_search.ticket_id, ticket_search.kind, ticket_search.ref_id, ticket_search.body from (
+        sql<FoundText & { ticket_id: string }>`select ticket_search.ticket_id, ticket_search.kind, ticket_search.body from (
             select ticket_search.rowid as doc,
               row_number() over (partition by ticket_search.rowid >> ${sql.lit(DOC_BITS)} order by ticket_search.rowid) as nth
             from ticket_search where ${match}
             and ticket_search.rowid between ${firstDoc(Math.min(...keys))} and ${firstDoc(Math.max(...keys))} + ${DOCS_PER_TICKET} - 1
             and ticket_search.rowid >> ${sql.lit(DOC_BITS)} in (select value from json_each(${JSON.stringify(keys)}))) as found
           join ticket_search on ticket_search.rowid = found.doc
-          where found.nth <= ${sql.lit(perTicket)} order by found.doc`.execute(db),
+          where found.nth <= ${sql.lit(FOUND_PER_TICKET)} order by found.doc`.execute(db),
     ),
   );
-  return found.flatMap((r) => r.rows);
+  for (const { ticket_id: ticketId, kind, body } of statements.flatMap((r) => r.rows)) found.get(ticketId)?.push({ kind, body });
+  return result;
 }
 
 /** A server's change counter, read before every reused list (compiled once). */
@@ -406,9 +404,10 @@ export type TicketFields = Pick<TicketRow, (typeof LIST_COLUMNS)[number] extends
 
 /**
  * A ticket of a list, with the names of its server and subject, which the page's statement reads
- * beside it (null when the database no longer has them): on PostgreSQL, two round trips fewer.
+ * beside it (null when the database no longer has them): on PostgreSQL, two round trips fewer. A
+ * search's ticket also has the texts of it that hold any of the words (`found`).
  */
-export type ListRow = TicketFields & { server_name: string | null; server_icon: string | null; subject_name: string | null };
+export type ListRow = TicketFields & { server_name: string | null; server_icon: string | null; subject_name: string | null; found?: FoundText[] };
 
 /** The names a list shows beside each ticket, from its server and subject joined on their keys. */
 const NAME_COLUMNS = ['servers.name as server_name', 'servers.icon as server_icon', 'subjects.name as subject_name'] as const;
@@ -598,16 +597,16 @@ export async function pageTickets(
     const searched: SearchValues = { ...values, words: ticketWordsMatch(terms, servers) };
     const total = 'serverId' in scope && unfiltered ? serverMatches(db, { serverId: scope.serverId, words: searched.words }) : searchCount(db, searched);
     const [rows, n] = await Promise.all([searchPage(db, { ...searched, ...pageValues(offset, filters.Amount) }), total]);
-    return { rows, total: Number(n[0]?.n ?? 0) };
+    return { rows: await withFoundTexts(db, rows, terms), total: Number(n[0]?.n ?? 0) };
   }
   const listed = listedTickets(db, values);
   const query = listed.query.where(ticketsWithAllWords(terms, servers));
-  // PostgreSQL gives the page and the number of matches in one pass, so the text search runs once;
-  // it orders the matches' ids alone and reads the whole rows of the page's tickets after. The
-  // matches are found on their own (a materialized CTE), planned for all of them: planned under
-  // the page's LIMIT, with a count over every match above it, the statement's general plan looked
-  // up the matches once per ticket of the server (26 ms for "refund" at a million tickets, against
-  // 1.5 ms).
+  // PostgreSQL gives the page, the number of matches and the texts to highlight in one statement,
+  // so the text search runs once; it orders the matches' ids alone and reads the whole rows of the
+  // page's tickets after. The matches are found on their own (a materialized CTE), planned for all
+  // of them: planned under the page's LIMIT, with a count over every match above it, the
+  // statement's general plan looked up the matches once per ticket of the server (26 ms for
+  // "refund" at a million tickets, against 1.5 ms).
   const matches = query.select(['tickets.id', sql`${listed.activity}`.as('activity'), sql`${listed.tie}`.as('tie')]);
   const ordered = { activity: sql.ref('matches.activity'), tie: sql.ref('matches.tie') };
   // Its text is the same for every search with the same filters (the terms are one value), and its
@@ -616,14 +615,16 @@ export async function pageTickets(
     db,
     db
       .with((cte) => cte('matches').materialized(), () => matches)
-      .with('hits', (qb) => onePage(qb.selectFrom('matches').select(['matches.id', sql<number>`count(*) over ()`.as('total_in_scope')]), ordered, pageValues(offset, filters.Amount)))
+      .with('hits', (qb) => onePage(qb.selectFrom('matches').select('matches.id'), ordered, pageValues(offset, filters.Amount)))
       .selectFrom('hits')
       .innerJoin('tickets', 'tickets.id', 'hits.id')
       .leftJoin('servers', 'servers.id', 'tickets.server_id')
       .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
       .select(LIST_COLUMNS)
       .select(NAME_COLUMNS)
-      .select('hits.total_in_scope')
+      // Counted once, over the matches already found (a window count over them cost 0.2 ms more).
+      .select(sql<number>`(select count(*) from matches)`.as('total_in_scope'))
+      .select(foundTexts(documentsWithAny(engine, terms, servers)).as('found'))
       .orderBy('tickets.last_activity_at', 'desc')
       .orderBy('tickets.id', 'desc'),
   );

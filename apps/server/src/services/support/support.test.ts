@@ -266,6 +266,14 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     expect((await pages('update', '&Active=false')).elements).toEqual([]);
     expect((await search('update order')).elements.map((t) => t.ticketId)).toEqual([a.ticketId]);
     expect((await search('update zebra')).elements.map((t) => t.ticketId)).toEqual([a.ticketId]);
+    // A ticket's texts are highlighted name first, then its form's answers, then its messages, three at most.
+    expect((await search('order')).elements[0]!.highlights.map((h) => h.field)).toEqual(['answer', 'message']);
+    for (const text of ['Refund one', 'Refund two', 'Refund three']) await say(a.ticketId, text, 'User', USERS.eli);
+    expect((await search('refund')).elements[0]!.highlights.map((h) => [h.field, h.text])).toEqual([
+      ['name', 'refund-request'],
+      ['message', expect.stringMatching(/^Refund /)],
+      ['message', expect.stringMatching(/^Refund /)],
+    ]);
     // An edited message is found by its new words only.
     const message = (await as(owner, 'GET', `${base}/tickets/${b.ticketId}`)).json<Ticket>().messages[0]!;
     await as(owner, 'PUT', `${base}/tickets/${b.ticketId}/messages/${message.messageId}`, { message: { content: 'Fine again today' } });

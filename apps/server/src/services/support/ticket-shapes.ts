@@ -155,22 +155,12 @@ export class TicketShapes {
   }
 
   async listItems(rows: repo.ListRow[], terms: string[] | null): Promise<TicketListItem[]> {
-    const docs = new Map<string, Highlight[]>();
-    if (terms) {
-      for (const doc of await repo.matchingDocs(this.db, this.engine, rows, terms)) {
-        const found = highlight(doc.kind as Highlight['field'], doc.body, terms);
-        if (!found) continue;
-        const ofTicket = docs.get(doc.ticket_id);
-        if (ofTicket) ofTicket.push(found);
-        else docs.set(doc.ticket_id, [found]);
-      }
-    }
     const users = new Map(
       (await this.users(rows.flatMap((r) => [r.author_id, r.assignee_id, r.closed_by].filter((x): x is string => !!x)))).map((u) => [u.id, u]),
     );
     return rows.map((row) => {
       const ticketUsers = [row.author_id, row.assignee_id, row.closed_by].filter((x): x is string => !!x).map((id) => users.get(id)!);
-      const highlights = docs.get(row.id) ?? [];
+      const highlights = terms ? (row.found ?? []).map((text) => highlight(text.kind as Highlight['field'], text.body, terms)).filter((h): h is Highlight => h !== null) : [];
       const server = row.server_name === null ? undefined : this.serverShape(row.server_id, row.server_name, row.server_icon);
       const subject = row.subject_name === null ? undefined : { subjectId: row.subject_id, name: row.subject_name };
       return Object.assign(this.base(row, server, subject), {
