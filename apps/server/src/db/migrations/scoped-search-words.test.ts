@@ -49,6 +49,8 @@ describe.each(engines)('search words scoped by server (migrations 0026, 0028, 00
     // A member's own tickets: searched in each server they have tickets in (Eli wrote all three).
     const mine = await repo.pageTickets(database.db, engine, { userId: legacyTicket('x', 1).author_id }, list, ['refund']);
     expect(ids(mine.rows).sort()).toEqual(['forge-1', 'owls-1']);
+    const both = await repo.pageTickets(database.db, engine, { userId: legacyTicket('x', 1).author_id }, list, ['order', 'straße']);
+    expect(ids(both.rows)).toEqual(['forge-1']);
 
     // New documents are indexed with their server's scope too, and found with their highlights.
     const [forge2] = (await search(GUILDS.pixelForge, ['login'])).rows;
