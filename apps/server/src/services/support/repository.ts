@@ -332,12 +332,10 @@ const foundTexts = (match: RawBuilder<boolean>) =>
  * longer at a million tickets). Rowids themselves stay in SQLite (they pass 2^53); keys do not.
  */
 async function withFoundTexts<T extends Pick<TicketRow, 'id' | 'server_id' | 'search_key'>>(db: Db, tickets: T[], terms: string[]): Promise<(T & { found: FoundText[] })[]> {
+  // The rows are the page's own, just read: each gets its texts in place (a copy of each cost 10 % of a search).
+  const result = tickets as (T & { found: FoundText[] })[];
   const found = new Map<string, FoundText[]>();
-  const result = tickets.map((ticket) => {
-    const texts: FoundText[] = [];
-    found.set(ticket.id, texts);
-    return { ...ticket, found: texts };
-  });
+  for (const row of result) found.set(row.id, (row.found = []));
   if (tickets.length === 0) return result;
   const match = documentsWithAny('sqlite', terms, [...new Set(tickets.map((t) => t.server_id))]);
   const keysByServer = new Map<number, number[]>();
