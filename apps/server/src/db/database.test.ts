@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TicketListQuery } from '@ticket/contracts';
 import { sql } from 'kysely';
-import * as repo from '../services/support/repository';
+import * as lists from '../services/support/list-repository';
+import * as searchIndex from '../services/support/search-repository';
 import { fromJson, openDatabase, toJson } from './database';
 import { migrateToLatest } from './migrate';
 import { engines, freshDatabase } from '../test/harness';
@@ -71,17 +72,17 @@ describe('upgrading a SQLite database that holds tickets', () => {
       { id: 't1', server_id: 's1', search_key: 2 ** 23 + 1, last_message_id: 't1-m1' },
       { id: 't2', server_id: 's2', search_key: 2 * 2 ** 23 + 1, last_message_id: 't2-m1' },
     ]);
-    const found = await repo.pageTickets(db, 'sqlite', { serverId: 's2' }, { Page: 1, Amount: 10 } as TicketListQuery, ['refund']);
+    const found = await lists.pageTickets(db, 'sqlite', { serverId: 's2' }, { Page: 1, Amount: 10 } as TicketListQuery, ['refund']);
     expect(found.rows.map((r) => r.id)).toEqual(['t2']);
-    const first = await repo.pageTickets(db, 'sqlite', { serverId: 's1' }, { Page: 1, Amount: 10 } as TicketListQuery, ['first']);
+    const first = await lists.pageTickets(db, 'sqlite', { serverId: 's1' }, { Page: 1, Amount: 10 } as TicketListQuery, ['first']);
     expect(first.rows.map((r) => [r.id, r.found])).toEqual([['t1', [{ kind: 'message', body: 'first words' }]]]);
     // The other server's ticket has the same words, and is not in s1's results.
-    expect((await repo.pageTickets(db, 'sqlite', { serverId: 's1' }, { Page: 1, Amount: 10 } as TicketListQuery, ['latest'])).rows.map((r) => r.id)).toEqual(['t1']);
+    expect((await lists.pageTickets(db, 'sqlite', { serverId: 's1' }, { Page: 1, Amount: 10 } as TicketListQuery, ['latest'])).rows.map((r) => r.id)).toEqual(['t1']);
     // A ticket opened after the upgrade gets the next key, and its documents their own range.
     await sql`insert into tickets (id, server_id, subject_id, number, name, author_id, assignee_id, state, channel_id, template_answers, created_at, last_activity_at, closed_at, closed_by, close_reason, close_force, deleted)
       values ('t3', 's1', 'subject', 2, 'name-t3', 'u', null, 'PendingStaff', null, '[]', ${at}, ${at}, null, null, null, null, 0)`.execute(db);
-    await repo.putSearchDoc(db, 'sqlite', { ticket_id: 't3', server_id: 's1', kind: 'message', ref_id: 'm', body: 'refund please' });
-    expect((await repo.pageTickets(db, 'sqlite', { serverId: 's1' }, { Page: 1, Amount: 10 } as TicketListQuery, ['refund'])).rows.map((r) => r.id).sort()).toEqual(['t1', 't3']);
+    await searchIndex.putSearchDoc(db, 'sqlite', { ticket_id: 't3', server_id: 's1', kind: 'message', ref_id: 'm', body: 'refund please' });
+    expect((await lists.pageTickets(db, 'sqlite', { serverId: 's1' }, { Page: 1, Amount: 10 } as TicketListQuery, ['refund'])).rows.map((r) => r.id).sort()).toEqual(['t1', 't3']);
     await database.destroy();
   });
 });

@@ -12,7 +12,7 @@ import type { Engine } from '../database';
  *   ticket's running number, and a document's rowid is the key × 2^16 plus its number within the
  *   ticket. A search in one server asks FTS5 for that rowid range only, a ticket's documents are a
  *   smaller range inside it, and a match tells its ticket from its rowid. The layout holds 2^24
- *   servers, 2^23 tickets per server and 2^16 documents per ticket (see repository.ts).
+ *   servers, 2^23 tickets per server and 2^16 documents per ticket (see services/support/search-repository.ts).
  * PostgreSQL finds a server's documents through its btree indexes and keeps its layout.
  */
 export const serverSearchRangesMigration = (engine: Engine): Migration => ({

@@ -1,6 +1,7 @@
 import type { TicketListQuery } from '@ticket/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as repo from '../../services/support/repository';
+import * as lists from '../../services/support/list-repository';
 import { USERS } from '../../test/demo-world';
 import { engines, freshDatabase } from '../../test/harness';
 import { legacyTicket } from '../../test/legacy-rows';
@@ -26,7 +27,7 @@ describe.each(engines)("a member's ticket count (migration 0029) on %s", (engine
     await repo.addMember(db, 't1', USERS.alice);
     await migrateToLatest(db, engine);
 
-    const total = async (userId: string) => (await repo.pageTickets(db, engine, { userId }, list, null)).total;
+    const total = async (userId: string) => (await lists.pageTickets(db, engine, { userId }, list, null)).total;
     expect(await total(USERS.eli)).toBe(3);
     expect(await total(USERS.alice)).toBe(1);
 
@@ -39,6 +40,6 @@ describe.each(engines)("a member's ticket count (migration 0029) on %s", (engine
     await repo.deleteTicket(db, engine, 't2');
     expect(await total(USERS.alice)).toBe(0);
     expect(await total(USERS.eli)).toBe(2);
-    expect((await repo.pageTickets(db, engine, { userId: USERS.eli }, list, null)).rows.map((r) => r.id).sort()).toEqual(['t1', 't3']);
+    expect((await lists.pageTickets(db, engine, { userId: USERS.eli }, list, null)).rows.map((r) => r.id).sort()).toEqual(['t1', 't3']);
   });
 });

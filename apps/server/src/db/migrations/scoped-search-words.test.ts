@@ -2,6 +2,8 @@ import type { TicketListQuery } from '@ticket/contracts';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as repo from '../../services/support/repository';
+import * as lists from '../../services/support/list-repository';
+import * as searchIndex from '../../services/support/search-repository';
 import { engines, freshDatabase } from '../../test/harness';
 import { legacyTicket } from '../../test/legacy-rows';
 import { GUILDS } from '../../test/demo-world';
@@ -40,30 +42,30 @@ describe.each(engines)('search words scoped by server (migrations 0026, 0028, 00
     }
     await migrateToLatest(db, engine);
 
-    const search = (serverId: string, words: string[]) => repo.pageTickets(database!.db, engine, { serverId }, list, words);
+    const search = (serverId: string, words: string[]) => lists.pageTickets(database!.db, engine, { serverId }, list, words);
     expect(ids((await search(GUILDS.pixelForge, ['refund'])).rows)).toEqual(['forge-1']);
     expect(ids((await search(GUILDS.nightOwls, ['refund'])).rows)).toEqual(['owls-1']);
     expect(ids((await search(GUILDS.pixelForge, ['straße', 'order'])).rows)).toEqual(['forge-1']);
     expect(ids((await search(GUILDS.nightOwls, ['привет'])).rows)).toEqual(['owls-1']);
     expect((await search(GUILDS.pixelForge, ['привет'])).total).toBe(0);
     // A member's own tickets: searched in each server they have tickets in (Eli wrote all three).
-    const mine = await repo.pageTickets(database.db, engine, { userId: legacyTicket('x', 1).author_id }, list, ['refund']);
+    const mine = await lists.pageTickets(database.db, engine, { userId: legacyTicket('x', 1).author_id }, list, ['refund']);
     expect(ids(mine.rows).sort()).toEqual(['forge-1', 'owls-1']);
-    const both = await repo.pageTickets(database.db, engine, { userId: legacyTicket('x', 1).author_id }, list, ['order', 'straße']);
+    const both = await lists.pageTickets(database.db, engine, { userId: legacyTicket('x', 1).author_id }, list, ['order', 'straße']);
     expect(ids(both.rows)).toEqual(['forge-1']);
 
     // New documents are indexed with their server's scope too, and found with their highlights.
     const [forge2] = (await search(GUILDS.pixelForge, ['login'])).rows;
-    await repo.putSearchDoc(database.db, engine, { ticket_id: 'forge-2', server_id: GUILDS.pixelForge, kind: 'message', ref_id: 'forge-2-m2', body: 'A refund, after all' });
+    await searchIndex.putSearchDoc(database.db, engine, { ticket_id: 'forge-2', server_id: GUILDS.pixelForge, kind: 'message', ref_id: 'forge-2-m2', body: 'A refund, after all' });
     expect(ids((await search(GUILDS.pixelForge, ['refund'])).rows).sort()).toEqual(['forge-1', 'forge-2']);
     const refunds = (await search(GUILDS.pixelForge, ['refund'])).rows;
     expect(refunds.find((r) => r.id === forge2!.id)?.found).toEqual([{ kind: 'message', body: 'A refund, after all' }]);
 
     // An edited text takes its old words with it, a removed one all of its words.
-    await repo.putSearchDoc(database.db, engine, { ticket_id: 'forge-2', server_id: GUILDS.pixelForge, kind: 'message', ref_id: 'forge-2-m2', body: 'No money back' });
+    await searchIndex.putSearchDoc(database.db, engine, { ticket_id: 'forge-2', server_id: GUILDS.pixelForge, kind: 'message', ref_id: 'forge-2-m2', body: 'No money back' });
     expect(ids((await search(GUILDS.pixelForge, ['refund'])).rows)).toEqual(['forge-1']);
     expect(ids((await search(GUILDS.pixelForge, ['money', 'login'])).rows)).toEqual(['forge-2']);
-    await repo.removeSearchDoc(database.db, engine, 'forge-2', 'message', 'forge-2-m2');
+    await searchIndex.removeSearchDoc(database.db, engine, 'forge-2', 'message', 'forge-2-m2');
     expect((await search(GUILDS.pixelForge, ['money'])).total).toBe(0);
     expect(ids((await search(GUILDS.pixelForge, ['login'])).rows)).toEqual(['forge-2']);
   });

@@ -28,6 +28,8 @@ import type { Caller } from '../../http/route';
 import type { PlatformClient } from '../../platform/discord';
 import type { FilesService } from '../files';
 import * as repo from './repository';
+import * as lists from './list-repository';
+import * as searchIndex from './search-repository';
 import * as counters from './stats-repository';
 import { searchTerms } from './search-text';
 import { TicketShapes, type Revision } from './ticket-shapes';
@@ -85,19 +87,19 @@ export class SupportService {
   // --- Tickets --------------------------------------------------------------------------------
 
   async list(serverId: string, query: TicketListQuery): Promise<PagedResult<TicketListItem>> {
-    const { rows, total } = await repo.pageTickets(this.db, this.engine, { serverId }, query, null);
+    const { rows, total } = await lists.pageTickets(this.db, this.engine, { serverId }, query, null);
     return pageOf(await this.shapes.listItems(rows, null), query.Page, query.Amount, total);
   }
 
   /** Changes whenever anything a list of this server's tickets shows changes. */
   async listVersion(serverId: string): Promise<string> {
-    return String(await repo.serverVersion(this.db, serverId));
+    return String(await lists.serverVersion(this.db, serverId));
   }
 
   async search(serverId: string, query: TicketListQuery, text: string): Promise<PagedResult<TicketListItem>> {
     const terms = searchTerms(text);
     if (terms.length === 0) throw new BadRequestError('Search text needs at least one letter or digit', 'body.text');
-    const { rows, total } = await repo.pageTickets(this.db, this.engine, { serverId }, query, terms);
+    const { rows, total } = await lists.pageTickets(this.db, this.engine, { serverId }, query, terms);
     return pageOf(await this.shapes.listItems(rows, terms), query.Page, query.Amount, total);
   }
 
@@ -146,9 +148,9 @@ export class SupportService {
           await counters.countTicketOpened(trx, ticket);
           await this.events.emit(trx, serverId, 'ticket.opened', { ticket: eventTicket({ ...ticket, deleted: 0 }) });
           await repo.addMember(trx, ticketId, request.authorId);
-          await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: request.ticketName });
+          await searchIndex.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: request.ticketName });
           for (const answer of request.templateAnswers) {
-            await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'answer', ref_id: answer.questionId, body: answer.answer });
+            await searchIndex.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'answer', ref_id: answer.questionId, body: answer.answer });
           }
         });
         break;
@@ -168,7 +170,7 @@ export class SupportService {
       const fields: Partial<repo.TicketRow> = {};
       if (update.ticketName !== undefined) {
         fields.name = update.ticketName;
-        await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: update.ticketName });
+        await searchIndex.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'name', ref_id: ticketId, body: update.ticketName });
       }
       if (update.subjectId !== undefined) {
         const subject = await repo.findLiveSubject(trx, serverId, update.subjectId);
@@ -279,7 +281,7 @@ export class SupportService {
       };
       await counters.countMessage(trx, row, message);
       await repo.insertMessage(trx, message);
-      await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
+      await searchIndex.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
       const attendees = row.attendees ? row.attendees.split(',') : [];
       const fields = {
         state: stateAfterMessage(row.state as TicketState, request.messageType),
@@ -309,7 +311,7 @@ export class SupportService {
       const history = [...fromJson<Revision[]>(row.history), { content: body.content, embeds: body.embeds, editedAt: now() }];
       await repo.updateMessage(trx, id, { body: toJson({ ...body, ...request.message }), history: toJson(history), modified: 1 });
       if (ticket.last_message_id === id) await repo.updateTicket(trx, ticketId, repo.lastMessageFields({ ...row, content: request.message.content }));
-      await repo.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
+      await searchIndex.putSearchDoc(trx, this.engine, { ticket_id: ticketId, server_id: serverId, kind: 'message', ref_id: id, body: request.message.content });
     });
     return this.messageWithReactions(ticketId, id);
   }
@@ -327,7 +329,7 @@ export class SupportService {
       if (!row) throw new NotFoundError(`No message ${messageId} in this ticket`);
       if (row.deleted === 1) return;
       await repo.updateMessage(trx, row.id, { deleted: 1, deleted_at: now() });
-      await repo.removeSearchDoc(trx, this.engine, ticketId, 'message', row.id);
+      await searchIndex.removeSearchDoc(trx, this.engine, ticketId, 'message', row.id);
       await repo.refreshLastMessage(trx, ticketId);
     });
   }
@@ -374,14 +376,14 @@ export class SupportService {
   }
 
   async personal(caller: Caller | null, query: TicketListQuery): Promise<PagedResult<TicketListItem>> {
-    const { rows, total } = await repo.pageTickets(this.db, this.engine, { userId: this.userOf(caller) }, query, null);
+    const { rows, total } = await lists.pageTickets(this.db, this.engine, { userId: this.userOf(caller) }, query, null);
     return pageOf(await this.shapes.listItems(rows, null), query.Page, query.Amount, total);
   }
 
   async personalSearch(caller: Caller | null, query: TicketListQuery, text: string): Promise<PagedResult<TicketListItem>> {
     const terms = searchTerms(text);
     if (terms.length === 0) throw new BadRequestError('Search text needs at least one letter or digit', 'body.text');
-    const { rows, total } = await repo.pageTickets(this.db, this.engine, { userId: this.userOf(caller) }, query, terms);
+    const { rows, total } = await lists.pageTickets(this.db, this.engine, { userId: this.userOf(caller) }, query, terms);
     return pageOf(await this.shapes.listItems(rows, terms), query.Page, query.Amount, total);
   }
 
@@ -390,12 +392,12 @@ export class SupportService {
   }
 
   async personalServers(caller: Caller | null, page: number, amount: number): Promise<PagedResult<TicketServer>> {
-    const { rows, total } = await repo.personalServers(this.db, this.userOf(caller), (page - 1) * amount, amount);
+    const { rows, total } = await lists.personalServers(this.db, this.userOf(caller), (page - 1) * amount, amount);
     return pageOf(rows.map((r) => this.shapes.serverShape(r.id, r.name, r.icon)), page, amount, total);
   }
 
   async personalSubjects(caller: Caller | null, serverId: string, page: number, amount: number): Promise<PagedResult<TicketSubject>> {
-    const { rows, total } = await repo.personalSubjects(this.db, this.userOf(caller), serverId, (page - 1) * amount, amount);
+    const { rows, total } = await lists.personalSubjects(this.db, this.userOf(caller), serverId, (page - 1) * amount, amount);
     return pageOf(rows.map((r) => ({ subjectId: r.id, name: r.name })), page, amount, total);
   }
 

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { ErrorBody, PagedResult, Reaction, Subject, Ticket, TicketListItem, TicketMessage } from '@ticket/contracts';
 import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
-import { pageTickets } from './repository';
+import { pageTickets } from './list-repository';
 
 const sandbox = useSandbox();
 

@@ -19,6 +19,7 @@ import type { DB } from '../../db/schema';
 import type { PlatformClient } from '../../platform/discord';
 import type { FilesService } from '../files';
 import * as repo from './repository';
+import type * as lists from './list-repository';
 import { highlight } from './search-text';
 
 type MessageBody = TicketMessageContent;
@@ -76,7 +77,7 @@ export class TicketShapes {
    * slow dictionary object, 10 µs each (a list page's shaping took 0.3 ms that way), and the
    * answer's writer then reads it slowly too.
    */
-  private base(row: repo.TicketFields, server: TicketServer | undefined, subject: TicketSubject | undefined) {
+  private base(row: lists.TicketFields, server: TicketServer | undefined, subject: TicketSubject | undefined) {
     return {
       ticketId: row.id,
       number: row.number,
@@ -154,7 +155,7 @@ export class TicketShapes {
     });
   }
 
-  async listItems(rows: repo.ListRow[], terms: string[] | null): Promise<TicketListItem[]> {
+  async listItems(rows: lists.ListRow[], terms: string[] | null): Promise<TicketListItem[]> {
     const users = new Map(
       (await this.users(rows.flatMap((r) => [r.author_id, r.assignee_id, r.closed_by].filter((x): x is string => !!x)))).map((u) => [u.id, u]),
     );
