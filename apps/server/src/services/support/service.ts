@@ -63,7 +63,7 @@ export class SupportService {
     /** The server's outgoing webhooks, told of each change in its own transaction. */
     private readonly events: TicketEvents = NO_TICKET_EVENTS,
   ) {
-    this.shapes = new TicketShapes(db, engine, platform, files);
+    this.shapes = new TicketShapes(db, platform, files);
   }
 
   // --- Access ---------------------------------------------------------------------------------

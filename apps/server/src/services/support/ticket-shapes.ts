@@ -14,7 +14,7 @@ import type {
   TicketSubject,
 } from '@ticket/contracts';
 import type { Kysely } from 'kysely';
-import { fromFlag, fromJson, type Engine } from '../../db/database';
+import { fromFlag, fromJson } from '../../db/database';
 import type { DB } from '../../db/schema';
 import type { PlatformClient } from '../../platform/discord';
 import type { FilesService } from '../files';
@@ -39,14 +39,13 @@ export async function publicUser(platform: PlatformClient, id: string): Promise<
 
 /**
  * Rows of tickets and messages as the contract shows them (DESIGN §9: one mapper from row to
- * contract shape): a whole ticket, a list's items with their search highlights, a message with
- * its reactions and files. Each shape also reads what it shows beside the row: names of servers
- * and subjects, users' profiles, reactions and files.
+ * contract shape): a whole ticket, a list's items with their search highlights (from the texts a
+ * search's rows carry), a message with its reactions and files. Each shape also reads what it shows
+ * beside the row: names of servers and subjects, users' profiles, reactions and files.
  */
 export class TicketShapes {
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly engine: Engine,
     private readonly platform: PlatformClient,
     private readonly files: FilesService,
   ) {}
