@@ -259,8 +259,9 @@ export async function pageTickets(
   // "refund" at a million tickets, against 1.5 ms).
   const matches = query.select(['tickets.id', sql`${listed.activity}`.as('activity'), sql`${listed.tie}`.as('tie')]);
   const ordered = { activity: sql.ref('matches.activity'), tie: sql.ref('matches.tie') };
-  // Its text is the same for every search with the same filters (the terms are one value), and its
-  // plan too, so PostgreSQL plans it once per connection (engine-sql.ts, ticketsWithAllWords).
+  // Its text is the same for every search with the same filters and as many words (the words are
+  // values), and its plan too, so PostgreSQL plans it once per connection (engine-sql.ts,
+  // ticketsWithAllWords).
   const page = await runPrepared(
     db,
     db
