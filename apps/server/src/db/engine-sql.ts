@@ -34,8 +34,9 @@ export function documentsWithAny(engine: Engine, terms: string[], serverIds: str
 }
 
 /**
- * PostgreSQL: a predicate on `tickets`: the ticket, of one of these servers, holds every term in its
- * postings (`ticket_postings`, migration 0031: each of its words once). A ticket's words are all of
+ * PostgreSQL: a predicate on a ticket's id (`tickets.id` unless given): the ticket, of one of these
+ * servers, holds every term in its postings (`ticket_postings`, migration 0031: each of its words
+ * once). A ticket's words are all of
  * its own server's scope, so it holds each term at most once, for one server or many, and for
  * servers that share a scope.
  * - One server (its staff's search): each term is one word, whose postings are read off the key in
@@ -56,13 +57,13 @@ export function documentsWithAny(engine: Engine, terms: string[], serverIds: str
  *   key ("refund", which 982 of a server's 1,000 tickets hold: 8.0 ms at a million tickets). It
  *   joins them to the list's tickets in a hash table instead.
  */
-export function ticketsWithAllWords(terms: string[], serverIds: string[]): RawBuilder<boolean> {
+export function ticketsWithAllWords(terms: string[], serverIds: string[], ticketId: RawBuilder<unknown> = sql.ref('tickets.id')): RawBuilder<boolean> {
   const distinct = [...new Set(terms)];
   const servers = [...new Set(serverIds)];
   if (servers.length === 0 || distinct.length === 0) return sql<boolean>`1 = 0`;
   if (servers.length > 1) {
     const words = [...new Set(servers.flatMap((id) => scopedWords(id, distinct)))];
-    return sql<boolean>`tickets.id || '' in (select ticket_postings.ticket_id from ticket_postings
+    return sql<boolean>`${ticketId} || '' in (select ticket_postings.ticket_id from ticket_postings
       where ticket_postings.word = any(${unseenByPlanner(words, 'text[]')})
       group by ticket_postings.ticket_id having count(*) >= ${distinct.length})`;
   }
@@ -71,7 +72,7 @@ export function ticketsWithAllWords(terms: string[], serverIds: string[]): RawBu
     const posting = sql.raw(`p${i + 1}`);
     return sql`join ticket_postings as ${posting} on ${posting}.ticket_id = p0.ticket_id and ${posting}.word = ${word}`;
   });
-  return sql<boolean>`tickets.id || '' in (select p0.ticket_id from ticket_postings as p0 ${sql.join(joins, sql` `)} where p0.word = ${first})`;
+  return sql<boolean>`${ticketId} || '' in (select p0.ticket_id from ticket_postings as p0 ${sql.join(joins, sql` `)} where p0.word = ${first})`;
 }
 
 /** SQLite: the FTS5 query of `ticket_words` (migration 0030) for a ticket, of one of these servers, that holds every term. */

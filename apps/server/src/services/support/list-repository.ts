@@ -251,13 +251,25 @@ export async function pageTickets(
   }
   const listed = listedTickets(db, values);
   const query = listed.query.where(ticketsWithAllWords(terms, servers));
+  const onlyMine = 'userId' in scope && unfiltered;
+  const matchesOf = () => query.select(['tickets.id', sql`${listed.activity}`.as('activity'), sql`${listed.tie}`.as('tie')]);
   // PostgreSQL gives the page, the number of matches and the texts to highlight in one statement,
   // so the text search runs once; it orders the matches' ids alone and reads the whole rows of the
   // page's tickets after. The matches are found on their own (a materialized CTE), planned for all
   // of them: planned under the page's LIMIT, with a count over every match above it, the
   // statement's general plan looked up the matches once per ticket of the server (26 ms for
   // "refund" at a million tickets, against 1.5 ms).
-  const matches = query.select(['tickets.id', sql`${listed.activity}`.as('activity'), sql`${listed.tie}`.as('tie')]);
+  // A member's whole own list is their memberships, read off their index, with no ticket looked
+  // up: a membership is of a live ticket (a ticket is deleted with its memberships), as the list's
+  // total already counts them (migration 0029). Looking up each match in `tickets` took 357–544 ms
+  // for a member with 40,000 tickets on 40 servers, against 38–46 ms. Filters read the tickets.
+  const matches = onlyMine
+    ? (db
+        .selectFrom('ticket_members as mine')
+        .where('mine.user_id', '=', scope.userId)
+        .where(ticketsWithAllWords(terms, servers, sql.ref('mine.ticket_id')))
+        .select(['mine.ticket_id as id', 'mine.last_activity_at as activity', 'mine.ticket_id as tie']) as unknown as ReturnType<typeof matchesOf>)
+    : matchesOf();
   const ordered = { activity: sql.ref('matches.activity'), tie: sql.ref('matches.tie') };
   // Its text is the same for every search with the same filters and as many words (the words are
   // values), and its plan too, so PostgreSQL plans it once per connection (engine-sql.ts,
@@ -276,6 +288,7 @@ export async function pageTickets(
       // Counted once, over the matches already found (a window count over them cost 0.2 ms more).
       .select(sql<number>`(select count(*) from matches)`.as('total_in_scope'))
       .select(foundTexts(documentsWithAny(engine, terms, servers)).as('found'))
+      .where('tickets.deleted', '=', sql.lit(0))
       .orderBy('tickets.last_activity_at', 'desc')
       .orderBy('tickets.id', 'desc'),
   );
@@ -284,7 +297,7 @@ export async function pageTickets(
     return { rows, total: Number(page[0]?.total_in_scope ?? 0) };
   }
   // Past the last page there is no row to carry the total.
-  return { rows: [], total: Number((await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) };
+  return { rows: [], total: Number((await db.selectFrom(matches.as('matches')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) };
 }
 
 export async function personalServers(db: Db, userId: string, offset: number, limit: number) {
