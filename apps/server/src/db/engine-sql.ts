@@ -36,9 +36,8 @@ export function documentsWithAny(engine: Engine, terms: string[], serverIds: str
 /**
  * PostgreSQL: a predicate on a ticket's id (`tickets.id` unless given): the ticket, of one of these
  * servers, holds every term in its postings (`ticket_postings`, migration 0031: each of its words
- * once). A ticket's words are all of
- * its own server's scope, so it holds each term at most once, for one server or many, and for
- * servers that share a scope.
+ * once). A ticket's words are all of its own server's scope, so it holds each term at most once,
+ * for one server or many, and for servers that share a scope.
  * - One server (its staff's search): each term is one word, whose postings are read off the key in
  *   the order of their tickets' ids and joined on that id as they come, with no sort and no hash
  *   table. Grouping every posting by ticket instead cost 0.15 ms more a search at a million
