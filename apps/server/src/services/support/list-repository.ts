@@ -1,18 +1,15 @@
-import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import type { Engine } from '../../db/database';
-import type { DB } from '../../db/schema';
 import { documentsWithAny, ticketsWithAllWords, ticketWordsMatch } from '../../db/engine-sql';
 import { reusableQuery, runPrepared } from '../../db/reusable-query';
-import type { TicketRow } from './repository';
+import type { Db, TicketRow } from './repository';
 import { NUMBER_BITS, foundTexts, withFoundTexts, type FoundText } from './search-repository';
 
 /*
  * The ticket lists: a server's (its staff's) and a member's own, with their filters, pages and
  * totals, and the same lists searched. Both engines read a page in one statement where they can.
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** Whose tickets a list covers: one server's (staff) or the caller's own (personal). */
 export type TicketScope = { serverId: string } | { userId: string };
@@ -212,6 +209,20 @@ const serverMatches = reusableQuery((db, v: { serverId: string; words: string })
   );
 });
 
+/** PostgreSQL: the list's tickets that hold every term, with what a page orders them by. */
+function ticketMatches(listed: ReturnType<typeof listedTickets>, terms: string[], servers: string[]) {
+  return listed.query.where(ticketsWithAllWords(terms, servers)).select(['tickets.id', sql`${listed.activity}`.as('activity'), sql`${listed.tie}`.as('tie')]);
+}
+
+/** PostgreSQL: a member's memberships whose tickets hold every term, as `ticketMatches` gives them (the same columns from another table). */
+function membershipMatches(db: Db, userId: string, terms: string[], servers: string[]) {
+  return db
+    .selectFrom('ticket_members as mine')
+    .where('mine.user_id', '=', userId)
+    .where(ticketsWithAllWords(terms, servers, sql.ref('mine.ticket_id')))
+    .select(['mine.ticket_id as id', 'mine.last_activity_at as activity', 'mine.ticket_id as tie']) as unknown as ReturnType<typeof ticketMatches>;
+}
+
 /** One page of tickets in scope, newest activity first, with the list filters and an optional search. */
 export async function pageTickets(
   db: Db,
@@ -250,9 +261,6 @@ export async function pageTickets(
     return { rows: await withFoundTexts(db, rows, terms), total: Number(n[0]?.n ?? 0) };
   }
   const listed = listedTickets(db, values);
-  const query = listed.query.where(ticketsWithAllWords(terms, servers));
-  const onlyMine = 'userId' in scope && unfiltered;
-  const matchesOf = () => query.select(['tickets.id', sql`${listed.activity}`.as('activity'), sql`${listed.tie}`.as('tie')]);
   // PostgreSQL gives the page, the number of matches and the texts to highlight in one statement,
   // so the text search runs once; it orders the matches' ids alone and reads the whole rows of the
   // page's tickets after. The matches are found on their own (a materialized CTE), planned for all
@@ -264,13 +272,7 @@ export async function pageTickets(
   // total already counts them (migration 0029). Looking up each match in `tickets` took 357–544 ms
   // for a member with 40,000 tickets on 40 servers, against 38–46 ms. Filters read the tickets,
   // and the page keeps live tickets only either way.
-  const matches = onlyMine
-    ? (db
-        .selectFrom('ticket_members as mine')
-        .where('mine.user_id', '=', scope.userId)
-        .where(ticketsWithAllWords(terms, servers, sql.ref('mine.ticket_id')))
-        .select(['mine.ticket_id as id', 'mine.last_activity_at as activity', 'mine.ticket_id as tie']) as unknown as ReturnType<typeof matchesOf>)
-    : matchesOf();
+  const matches = 'userId' in scope && unfiltered ? membershipMatches(db, scope.userId, terms, servers) : ticketMatches(listed, terms, servers);
   const ordered = { activity: sql.ref('matches.activity'), tie: sql.ref('matches.tie') };
   // Its text is the same for every search with the same filters and as many words (the words are
   // values), and its plan too, so PostgreSQL plans it once per connection (engine-sql.ts,

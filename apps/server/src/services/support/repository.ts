@@ -4,7 +4,8 @@ import type { DB, TicketMessagesTable, TicketsTable } from '../../db/schema';
 import { reusableQuery } from '../../db/reusable-query';
 import { removeTicketDocs } from './search-repository';
 
-type Db = Kysely<DB> | Transaction<DB>;
+/** A connection or a transaction: what every repository of the support service reads and writes with. */
+export type Db = Kysely<DB> | Transaction<DB>;
 
 export type TicketRow = TicketsTable;
 export type MessageRow = TicketMessagesTable;

@@ -1,17 +1,14 @@
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/database';
-import type { DB } from '../../db/schema';
 import { documentsWithAny } from '../../db/engine-sql';
 import { scopedWords, wordsOf } from '../../db/search-terms';
-import type { TicketRow } from './repository';
+import type { Db, TicketRow } from './repository';
 
 /*
  * The search index of tickets' texts (a ticket's name, form answers and messages), as the support
  * service writes it, and the texts a search shows of the tickets it found. The search's pages are
  * read with the lists (list-repository.ts).
  */
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /*
  * SQLite's layout (migration 0009): a document's rowid is its ticket's search_key × 2^16 plus its
