@@ -32,6 +32,7 @@ import { ticketWordsMigration } from './migrations/0028-ticket-words';
 import { memberTotalsMigration } from './migrations/0029-member-totals';
 import { sqliteTicketWordsMigration } from './migrations/0030-sqlite-ticket-words';
 import { ticketPostingsMigration } from './migrations/0031-postgres-ticket-postings';
+import { memberServersMigration } from './migrations/0032-member-servers';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -66,6 +67,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0029-member-totals': memberTotalsMigration,
   '0030-sqlite-ticket-words': sqliteTicketWordsMigration,
   '0031-postgres-ticket-postings': ticketPostingsMigration,
+  '0032-member-servers': memberServersMigration,
 };
 
 /**

@@ -173,6 +173,8 @@ export interface TicketMembersTable {
   added_at: string;
   /** The ticket's last activity, for a member's own list across servers (migration 0024). */
   last_activity_at: string | null;
+  /** The ticket's server, written with the membership (migration 0032). */
+  server_id: string;
 }
 
 export interface TicketMessagesTable {
@@ -225,6 +227,13 @@ export interface TicketPostingsTable {
 /** How many tickets each user is a member of, kept by triggers on ticket_members (migration 0029). */
 export interface MemberTotalsTable {
   user_id: string;
+  tickets: number;
+}
+
+/** The servers where each user is a member of a ticket, and of how many there, kept by triggers on ticket_members (migration 0032). */
+export interface MemberServersTable {
+  user_id: string;
+  server_id: string;
   tickets: number;
 }
 
@@ -324,6 +333,7 @@ export interface DB {
   ticket_words: TicketWordsTable;
   ticket_postings: TicketPostingsTable;
   member_totals: MemberTotalsTable;
+  member_servers: MemberServersTable;
   server_changes: ServerChangesTable;
   counters: CountersTable;
   server_totals: ServerTotalsTable;

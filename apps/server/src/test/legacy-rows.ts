@@ -1,3 +1,5 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema';
 import { GUILDS, USERS } from './demo-world';
 
 /**
@@ -44,4 +46,9 @@ export function legacyMessage(id: string, ticketId: string, fields: { author_id:
     deleted_at: null,
     created_at: fields.created_at,
   };
+}
+
+/** Adds a membership as the server wrote it from migration 0024 to 0031: with the ticket's last activity, without its server. */
+export async function insertLegacyMember(db: Kysely<DB>, ticketId: string, userId: string, at = '2026-03-01T10:00:00.000Z'): Promise<void> {
+  await sql`insert into ticket_members (ticket_id, user_id, added_at, last_activity_at) values (${ticketId}, ${userId}, ${at}, ${at})`.execute(db);
 }

@@ -4,7 +4,7 @@ import * as repo from '../../services/support/repository';
 import * as lists from '../../services/support/list-repository';
 import { USERS } from '../../test/demo-world';
 import { engines, freshDatabase } from '../../test/harness';
-import { legacyTicket } from '../../test/legacy-rows';
+import { insertLegacyMember, legacyTicket } from '../../test/legacy-rows';
 import type { Database } from '../database';
 import { migrateToLatest } from '../migrate';
 
@@ -22,9 +22,9 @@ describe.each(engines)("a member's ticket count (migration 0029) on %s", (engine
     const { db } = database;
     for (const n of [1, 2, 3]) {
       await db.insertInto('tickets').values(legacyTicket(`t${n}`, n)).execute();
-      await repo.addMember(db, `t${n}`, USERS.eli);
+      await insertLegacyMember(db, `t${n}`, USERS.eli);
     }
-    await repo.addMember(db, 't1', USERS.alice);
+    await insertLegacyMember(db, 't1', USERS.alice);
     await migrateToLatest(db, engine);
 
     const total = async (userId: string) => (await lists.pageTickets(db, engine, { userId }, list, null)).total;

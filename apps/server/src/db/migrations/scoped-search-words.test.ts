@@ -1,11 +1,10 @@
 import type { TicketListQuery } from '@ticket/contracts';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import * as repo from '../../services/support/repository';
 import * as lists from '../../services/support/list-repository';
 import * as searchIndex from '../../services/support/search-repository';
 import { engines, freshDatabase } from '../../test/harness';
-import { legacyTicket } from '../../test/legacy-rows';
+import { insertLegacyMember, legacyTicket } from '../../test/legacy-rows';
 import { GUILDS } from '../../test/demo-world';
 import type { Database } from '../database';
 import { migrateToLatest } from '../migrate';
@@ -31,7 +30,7 @@ describe.each(engines)('search words scoped by server (migrations 0026, 0028, 00
     ];
     for (const [n, [id, server, body]] of texts.entries()) {
       await db.insertInto('tickets').values({ ...legacyTicket(id, n + 1), server_id: server }).execute();
-      await repo.addMember(db, id, legacyTicket(id, n + 1).author_id);
+      await insertLegacyMember(db, id, legacyTicket(id, n + 1).author_id);
       // As the server wrote documents before: SQLite in the ticket's rowid range (migration 0009).
       if (engine === 'sqlite') {
         await sql`insert into ticket_search (rowid, ticket_id, server_id, kind, ref_id, body)

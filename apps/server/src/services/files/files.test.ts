@@ -249,7 +249,7 @@ describe.each(engines)('files service on %s', (engine) => {
     });
 
     it('lets staff, the ticket’s author and added members, the server’s API key and operators upload; refuses everyone else', async () => {
-      await db().insertInto('ticket_members').values({ ticket_id: ticket, user_id: USERS.dana, added_at: now() }).execute();
+      await db().insertInto('ticket_members').values({ ticket_id: ticket, user_id: USERS.dana, added_at: now(), server_id: server }).execute();
       for (const token of [owner, admin, author, dana, ADMIN_KEY]) expect((await upload(text(10), { name: 'a.txt', type: 'text/plain', token })).statusCode).toBe(201);
       await db().deleteFrom('ticket_members').where('user_id', '=', USERS.dana).execute();
       const other = await upload(text(10), { name: 'a.txt', type: 'text/plain', token: dana });

@@ -39,7 +39,7 @@ export async function insertTicket(
     })
     .execute();
   for (const userId of ticket.members ?? []) {
-    await db.insertInto('ticket_members').values({ ticket_id: id, user_id: userId, added_at: at }).execute();
+    await db.insertInto('ticket_members').values({ ticket_id: id, user_id: userId, added_at: at, server_id: ticket.serverId }).execute();
   }
   return id;
 }

@@ -82,15 +82,9 @@ function listCounter(db: Db, v: { serverId?: string; userId?: string }) {
 /** A whole list's counter read on its own (compiled once per kind of list). */
 const listTotal = reusableQuery((db, v: { serverId?: string; userId?: string }) => listCounter(db, v));
 
-/** The servers where someone is a member of a ticket. */
+/** The servers where someone is a member of a ticket, from the rows kept for them (migration 0032). */
 async function memberServers(db: Db, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('ticket_members as mine')
-    .innerJoin('tickets', 'tickets.id', 'mine.ticket_id')
-    .select('tickets.server_id')
-    .distinct()
-    .where('mine.user_id', '=', userId)
-    .execute();
+  const rows = await db.selectFrom('member_servers').select('server_id').where('user_id', '=', userId).execute();
   return rows.map((r) => r.server_id);
 }
 
@@ -303,16 +297,12 @@ export async function pageTickets(
   return { rows: [], total: Number((await db.selectFrom(matches.as('matches')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) };
 }
 
+/** A page of the servers where someone is a member of a ticket, by name, and how many there are (migration 0032). */
 export async function personalServers(db: Db, userId: string, offset: number, limit: number) {
-  const base = db
-    .selectFrom('tickets')
-    .innerJoin('servers', 'servers.id', 'tickets.server_id')
-    .where('tickets.deleted', '=', 0)
-    // Every author is a member of their ticket (migration 0024).
-    .innerJoin('ticket_members as mine', (join) => join.onRef('mine.ticket_id', '=', 'tickets.id').on('mine.user_id', '=', userId));
+  const base = db.selectFrom('member_servers as mine').innerJoin('servers', 'servers.id', 'mine.server_id').where('mine.user_id', '=', userId);
   const [rows, total] = await Promise.all([
-    base.select(['servers.id', 'servers.name', 'servers.icon']).distinct().orderBy('servers.name').offset(offset).limit(limit).execute(),
-    base.select(sql<number>`count(distinct servers.id)`.as('n')).executeTakeFirstOrThrow(),
+    base.select(['servers.id', 'servers.name', 'servers.icon']).orderBy('servers.name').orderBy('servers.id').offset(offset).limit(limit).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };
 }

@@ -60,8 +60,10 @@ export async function isMember(db: Db, ticketId: string, userId: string): Promis
 export async function addMember(db: Db, ticketId: string, userId: string): Promise<void> {
   await db
     .insertInto('ticket_members')
-    .columns(['ticket_id', 'user_id', 'added_at', 'last_activity_at'])
-    .expression((eb) => eb.selectFrom('tickets').select((e) => [e.val(ticketId).as('ticket_id'), e.val(userId).as('user_id'), e.val(now()).as('added_at'), 'last_activity_at']).where('id', '=', ticketId))
+    .columns(['ticket_id', 'user_id', 'added_at', 'last_activity_at', 'server_id'])
+    .expression((eb) =>
+      eb.selectFrom('tickets').select((e) => [e.val(ticketId).as('ticket_id'), e.val(userId).as('user_id'), e.val(now()).as('added_at'), 'last_activity_at', 'server_id']).where('id', '=', ticketId),
+    )
     .onConflict((oc) => oc.doNothing())
     .execute();
 }
