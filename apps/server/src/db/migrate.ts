@@ -33,6 +33,7 @@ import { memberTotalsMigration } from './migrations/0029-member-totals';
 import { sqliteTicketWordsMigration } from './migrations/0030-sqlite-ticket-words';
 import { ticketPostingsMigration } from './migrations/0031-postgres-ticket-postings';
 import { memberServersMigration } from './migrations/0032-member-servers';
+import { dropDocumentWordsIndexMigration } from './migrations/0033-postgres-drop-document-words-index';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -68,6 +69,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0030-sqlite-ticket-words': sqliteTicketWordsMigration,
   '0031-postgres-ticket-postings': ticketPostingsMigration,
   '0032-member-servers': memberServersMigration,
+  '0033-postgres-drop-document-words-index': dropDocumentWordsIndexMigration,
 };
 
 /**

@@ -148,12 +148,22 @@ const FOUND_PER_TICKET = 3;
  * the words (`match`), as one JSON array: the name, the form's answers, then the messages (by id;
  * SQLite gives them in the order they were written). Read as a column of the page's statement: one
  * round trip and one statement fewer, and each ticket's texts come as one value, not as a row each.
+ *
+ * The document's key (ticket, kind, ref) gives answers before messages, each by ref, so the texts
+ * after the name are read off the key in order until three hold a word, with no sort; the name,
+ * last in the key, is looked up first on its own, and the two run in that order (one after the
+ * other, as PostgreSQL runs the parts of a UNION ALL outside a parallel plan, which a correlated
+ * subquery never is). Reading every text of the ticket and sorting them took 0.33 ms a page of
+ * 25 tickets at a million tickets, against 0.25 ms.
  */
 export const foundTexts = (match: RawBuilder<boolean>) =>
   sql<FoundText[]>`(select coalesce(json_agg(json_build_object('kind', found.kind, 'body', found.body)), '[]') from (
-    select ticket_search.kind, ticket_search.body from ticket_search
-    where ticket_search.ticket_id = tickets.id and ${match}
-    order by case ticket_search.kind when 'name' then 0 when 'answer' then 1 else 2 end, ticket_search.ref_id
+    (select ticket_search.kind, ticket_search.body from ticket_search
+      where ticket_search.ticket_id = tickets.id and ticket_search.kind = 'name' and ${match})
+    union all
+    (select ticket_search.kind, ticket_search.body from ticket_search
+      where ticket_search.ticket_id = tickets.id and ticket_search.kind < 'name' and ${match}
+      order by ticket_search.kind, ticket_search.ref_id limit ${sql.lit(FOUND_PER_TICKET)})
     limit ${sql.lit(FOUND_PER_TICKET)}) as found)`;
 
 /**
