@@ -34,6 +34,7 @@ import { sqliteTicketWordsMigration } from './migrations/0030-sqlite-ticket-word
 import { ticketPostingsMigration } from './migrations/0031-postgres-ticket-postings';
 import { memberServersMigration } from './migrations/0032-member-servers';
 import { dropDocumentWordsIndexMigration } from './migrations/0033-postgres-drop-document-words-index';
+import { memberSearchKeysMigration } from './migrations/0034-member-search-keys';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -70,6 +71,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0031-postgres-ticket-postings': ticketPostingsMigration,
   '0032-member-servers': memberServersMigration,
   '0033-postgres-drop-document-words-index': dropDocumentWordsIndexMigration,
+  '0034-member-search-keys': memberSearchKeysMigration,
 };
 
 /**

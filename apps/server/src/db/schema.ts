@@ -175,6 +175,8 @@ export interface TicketMembersTable {
   last_activity_at: string | null;
   /** The ticket's server, written with the membership (migration 0032). */
   server_id: string;
+  /** SQLite: the ticket's search key, written with the membership (migration 0034); null on PostgreSQL. */
+  search_key: number | null;
 }
 
 export interface TicketMessagesTable {

@@ -48,7 +48,15 @@ export function legacyMessage(id: string, ticketId: string, fields: { author_id:
   };
 }
 
-/** Adds a membership as the server wrote it from migration 0024 to 0031: with the ticket's last activity, without its server. */
-export async function insertLegacyMember(db: Kysely<DB>, ticketId: string, userId: string, at = '2026-03-01T10:00:00.000Z'): Promise<void> {
-  await sql`insert into ticket_members (ticket_id, user_id, added_at, last_activity_at) values (${ticketId}, ${userId}, ${at}, ${at})`.execute(db);
+/**
+ * Adds a membership as the server wrote it from migration 0024 to 0031: with the ticket's last
+ * activity, without its server; or, given the server, as it wrote it from 0032 to 0033: without
+ * the ticket's search key.
+ */
+export async function insertLegacyMember(db: Kysely<DB>, ticketId: string, userId: string, at = '2026-03-01T10:00:00.000Z', serverId?: string): Promise<void> {
+  if (serverId === undefined) {
+    await sql`insert into ticket_members (ticket_id, user_id, added_at, last_activity_at) values (${ticketId}, ${userId}, ${at}, ${at})`.execute(db);
+  } else {
+    await sql`insert into ticket_members (ticket_id, user_id, added_at, last_activity_at, server_id) values (${ticketId}, ${userId}, ${at}, ${at}, ${serverId})`.execute(db);
+  }
 }

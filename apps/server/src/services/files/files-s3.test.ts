@@ -11,7 +11,7 @@ import { now } from '../../db/database';
 import { S3FileStorage, StoredObjectMissingError, type S3Options } from '../../platform/file-storage';
 import { bearer, createTestApp, resetSandbox, signIn, startTestSandbox, type Sandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
-import { insertTicket } from './test-tickets';
+import { insertTicket } from '../../test/test-tickets';
 
 const BUCKET = 'ticket-files';
 const server = GUILDS.pixelForge;

@@ -13,7 +13,8 @@ import { now } from '../../db/database';
 import { ADMIN_KEY, bearer, createTestApp, engines, resetSandbox, signIn, useSandbox, type TestContext } from '../../test/harness';
 import { GUILDS, USERS } from '../../test/demo-world';
 import { RETENTION_LEASE } from './service';
-import { insertTicket } from './test-tickets';
+import { addMember } from '../support/repository';
+import { insertTicket } from '../../test/test-tickets';
 
 const sandbox = useSandbox();
 
@@ -249,7 +250,7 @@ describe.each(engines)('files service on %s', (engine) => {
     });
 
     it('lets staff, the ticket’s author and added members, the server’s API key and operators upload; refuses everyone else', async () => {
-      await db().insertInto('ticket_members').values({ ticket_id: ticket, user_id: USERS.dana, added_at: now(), server_id: server }).execute();
+      await addMember(db(), ticket, USERS.dana);
       for (const token of [owner, admin, author, dana, ADMIN_KEY]) expect((await upload(text(10), { name: 'a.txt', type: 'text/plain', token })).statusCode).toBe(201);
       await db().deleteFrom('ticket_members').where('user_id', '=', USERS.dana).execute();
       const other = await upload(text(10), { name: 'a.txt', type: 'text/plain', token: dana });

@@ -171,14 +171,23 @@ const listCount = reusableQuery((db, v: ListValues) =>
 type SearchValues = ListValues & { words: string };
 
 /**
- * SQLite: the tickets of a list whose words (migration 0030) match. A ticket's row of words has
- * its search key for rowid. The unary + keeps SQLite from reading each match's ticket by its key (a
- * common word is in most of a server's tickets): it walks the list's own index, in the list's
- * order, and keeps the tickets among the matches, so a page stops at its last match.
+ * SQLite: whether the ticket with this search key has words (migration 0030) that match: a
+ * ticket's row of words has its search key for rowid. The unary + keeps SQLite from reading each
+ * match by its key (a common word is in most of a server's tickets): it walks the list's own
+ * index, in the list's order, and keeps the tickets among the matches, so a page stops at its last
+ * match.
+ */
+const keyMatches = (key: RawBuilder<unknown>, words: string) => sql<boolean>`+${key} in (select ticket_words.rowid from ticket_words where ticket_words match ${words})`;
+
+/**
+ * SQLite: the tickets of a list whose words match. A member's memberships hold their tickets' keys
+ * (migration 0034), in their index as a server's live tickets' index holds theirs, so either list
+ * keeps its matches off its index and reads the tickets of its page only.
  */
 function searchedTickets(db: Db, v: SearchValues) {
   const listed = listedTickets(db, v);
-  return { ...listed, query: listed.query.where(sql<boolean>`+tickets.search_key in (select ticket_words.rowid from ticket_words where ticket_words match ${v.words})`) };
+  const key = sql.ref(v.userId !== undefined ? 'mine.search_key' : 'tickets.search_key');
+  return { ...listed, query: listed.query.where(keyMatches(key, v.words)) };
 }
 
 /** SQLite: a page of a search (compiled once per shape of filters). */
@@ -202,6 +211,18 @@ const serverMatches = reusableQuery((db, v: { serverId: string; words: string })
       and ticket_words.rowid between ${base} * ${keys} and ${base} * ${keys} + ${keys} - 1)`.as('n'),
   );
 });
+
+/**
+ * SQLite: how many of a member's tickets a search finds, counted among their memberships alone,
+ * off their index (a membership is of a live ticket, and holds its key: migration 0034).
+ */
+const memberMatches = reusableQuery((db, v: { userId: string; words: string }) =>
+  db
+    .selectFrom('ticket_members')
+    .where('ticket_members.user_id', '=', v.userId)
+    .where(keyMatches(sql.ref('ticket_members.search_key'), v.words))
+    .select((eb) => eb.fn.countAll<number>().as('n')),
+);
 
 /** PostgreSQL: the list's tickets that hold every term, with what a page orders them by. */
 function ticketMatches(listed: ReturnType<typeof listedTickets>, terms: string[], servers: string[]) {
@@ -250,7 +271,11 @@ export async function pageTickets(
     // The matches are counted apart from the page, which stops at its last match.
     if (servers.length === 0) return { rows: [], total: 0 };
     const searched: SearchValues = { ...values, words: ticketWordsMatch(terms, servers) };
-    const total = 'serverId' in scope && unfiltered ? serverMatches(db, { serverId: scope.serverId, words: searched.words }) : searchCount(db, searched);
+    const total = !unfiltered
+      ? searchCount(db, searched)
+      : 'serverId' in scope
+        ? serverMatches(db, { serverId: scope.serverId, words: searched.words })
+        : memberMatches(db, { userId: scope.userId, words: searched.words });
     const [rows, n] = await Promise.all([searchPage(db, { ...searched, ...pageValues(offset, filters.Amount) }), total]);
     return { rows: await withFoundTexts(db, rows, terms), total: Number(n[0]?.n ?? 0) };
   }

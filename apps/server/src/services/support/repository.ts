@@ -60,9 +60,12 @@ export async function isMember(db: Db, ticketId: string, userId: string): Promis
 export async function addMember(db: Db, ticketId: string, userId: string): Promise<void> {
   await db
     .insertInto('ticket_members')
-    .columns(['ticket_id', 'user_id', 'added_at', 'last_activity_at', 'server_id'])
+    .columns(['ticket_id', 'user_id', 'added_at', 'last_activity_at', 'server_id', 'search_key'])
     .expression((eb) =>
-      eb.selectFrom('tickets').select((e) => [e.val(ticketId).as('ticket_id'), e.val(userId).as('user_id'), e.val(now()).as('added_at'), 'last_activity_at', 'server_id']).where('id', '=', ticketId),
+      eb
+        .selectFrom('tickets')
+        .select((e) => [e.val(ticketId).as('ticket_id'), e.val(userId).as('user_id'), e.val(now()).as('added_at'), 'last_activity_at', 'server_id', 'search_key'])
+        .where('id', '=', ticketId),
     )
     .onConflict((oc) => oc.doNothing())
     .execute();

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { now, toJson } from '../../db/database';
-import type { DB } from '../../db/schema';
+import { now, toJson } from '../db/database';
+import type { DB } from '../db/schema';
+import { addMember } from '../services/support/repository';
 
 /** A ticket as the tickets service would record it, written straight into the tables (tests only). */
 export async function insertTicket(
@@ -38,8 +39,6 @@ export async function insertTicket(
       deleted: 0,
     })
     .execute();
-  for (const userId of ticket.members ?? []) {
-    await db.insertInto('ticket_members').values({ ticket_id: id, user_id: userId, added_at: at, server_id: ticket.serverId }).execute();
-  }
+  for (const userId of ticket.members ?? []) await addMember(db, id, userId);
   return id;
 }
