@@ -49,6 +49,13 @@ describe.each(engines)("a member's search across their own tickets (migration 00
       return { ids: rows.map((r) => r.id), total };
     };
     expect(await search(USERS.eli, ['refund'])).toEqual({ ids: ['owls-2', 'owls-1', 'forge-1'], total: 3 });
+    // Each found ticket shows its texts that hold a word, whichever of the member's servers it is on.
+    const found = await lists.pageTickets(db, engine, { userId: USERS.eli }, list, ['refund']);
+    expect(found.rows.map((r) => [r.id, r.found?.map((f) => f.body)])).toEqual([
+      ['owls-2', ['A refund and an invoice']],
+      ['owls-1', ['Refund for the last month']],
+      ['forge-1', ['I would like a refund']],
+    ]);
     expect(await search(USERS.eli, ['refund', 'invoice'])).toEqual({ ids: ['owls-2'], total: 1 });
     expect(await search(USERS.eli, ['invoice'], { Server: GUILDS.pixelForge })).toEqual({ ids: ['forge-2'], total: 1 });
     expect(await search(USERS.eli, ['refund'], { Page: 2, Amount: 2 })).toEqual({ ids: ['forge-1'], total: 3 });

@@ -23,9 +23,6 @@ const DOC_BITS = 16;
 export const NUMBER_BITS = 23;
 const DOCS_PER_TICKET = sql.lit(2 ** DOC_BITS);
 
-/** The server part of a ticket's search key (its server's base). */
-const baseOf = (key: number) => Math.floor(key / 2 ** NUMBER_BITS);
-
 /** The first rowid of a ticket's documents, from its search key. */
 const firstDoc = (key: number) => sql<number>`cast(${key} as integer) * ${DOCS_PER_TICKET}`;
 
@@ -179,22 +176,24 @@ export async function withFoundTexts<T extends Pick<TicketRow, 'id' | 'server_id
   const found = new Map<string, FoundText[]>();
   for (const row of result) found.set(row.id, (row.found = []));
   if (tickets.length === 0) return result;
-  const match = documentsWithAny('sqlite', terms, [...new Set(tickets.map((t) => t.server_id))]);
-  const keysByServer = new Map<number, number[]>();
-  for (const { search_key: key } of tickets) {
+  const keysByServer = new Map<string, number[]>();
+  for (const { server_id: serverId, search_key: key } of tickets) {
     if (key === null) continue;
-    const keys = keysByServer.get(baseOf(key));
+    const keys = keysByServer.get(serverId);
     if (keys) keys.push(key);
-    else keysByServer.set(baseOf(key), [key]);
+    else keysByServer.set(serverId, [key]);
   }
-  // Each server's tickets in one statement: the keys go as one JSON array, so its text is the same for every page.
+  // Each server's tickets in one statement, which looks up that server's words only: a member's
+  // page of 25 tickets on 25 servers, each statement looking up every server's words, took 20–42 ms
+  // at a million tickets, against 0.2 ms for one server's. The keys go as one JSON array, so the
+  // statement's text is the same for every page.
   const statements = await Promise.all(
-    [...keysByServer.values()].map(
-      (keys) =>
+    [...keysByServer].map(
+      ([serverId, keys]) =>
         sql<FoundText & { ticket_id: string }>`select ticket_search.ticket_id, ticket_search.kind, ticket_search.body from (
             select ticket_search.rowid as doc,
               row_number() over (partition by ticket_search.rowid >> ${sql.lit(DOC_BITS)} order by ticket_search.rowid) as nth
-            from ticket_search where ${match}
+            from ticket_search where ${documentsWithAny('sqlite', terms, [serverId])}
             and ticket_search.rowid between ${firstDoc(Math.min(...keys))} and ${firstDoc(Math.max(...keys))} + ${DOCS_PER_TICKET} - 1
             and ticket_search.rowid >> ${sql.lit(DOC_BITS)} in (select value from json_each(${JSON.stringify(keys)}))) as found
           join ticket_search on ticket_search.rowid = found.doc
