@@ -13,7 +13,8 @@ import type { Engine } from '../database';
  */
 export const memberSearchKeysMigration = (engine: Engine): Migration => ({
   async up(db: Kysely<unknown>) {
-    await sql`alter table ticket_members add column search_key ${sql.raw(engine === 'sqlite' ? 'integer' : 'bigint')}`.execute(db);
+    // The type of the ticket's own column (migration 0007).
+    await sql`alter table ticket_members add column search_key integer`.execute(db);
     if (engine !== 'sqlite') return;
     await sql`update ticket_members set search_key = tickets.search_key from tickets where tickets.id = ticket_members.ticket_id`.execute(db);
     await sql`drop index ticket_members_activity_idx`.execute(db);

@@ -5,7 +5,7 @@ import * as lists from '../../services/support/list-repository';
 import * as searchIndex from '../../services/support/search-repository';
 import { GUILDS, USERS } from '../../test/demo-world';
 import { engines, freshDatabase } from '../../test/harness';
-import { insertLegacyMember, legacyTicket } from '../../test/legacy-rows';
+import { insertLegacyMember, legacyServer, legacyTicket } from '../../test/legacy-rows';
 import type { Database } from '../database';
 import { migrateToLatest } from '../migrate';
 
@@ -25,7 +25,7 @@ describe.each(engines)("a member's search across their own tickets (migration 00
       [GUILDS.pixelForge, 'Pixel Forge'],
       [GUILDS.nightOwls, 'Night Owls'],
     ]) {
-      await db.insertInto('servers').values({ id: id!, name: name!, icon: null, owner_id: null, active: 1, plan: 'free', created_at: '2026-03-01T10:00:00.000Z', updated_at: '2026-03-01T10:00:00.000Z' }).execute();
+      await db.insertInto('servers').values(legacyServer(id!, name!)).execute();
     }
     // Eli's tickets, one a day; Alice's ticket holds the word too.
     const tickets: [string, string, string][] = [

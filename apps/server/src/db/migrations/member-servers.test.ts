@@ -5,12 +5,11 @@ import * as lists from '../../services/support/list-repository';
 import * as searchIndex from '../../services/support/search-repository';
 import { GUILDS, USERS } from '../../test/demo-world';
 import { engines, freshDatabase } from '../../test/harness';
-import { insertLegacyMember, legacyTicket } from '../../test/legacy-rows';
+import { insertLegacyMember, legacyServer, legacyTicket } from '../../test/legacy-rows';
 import type { Database } from '../database';
 import { migrateToLatest } from '../migrate';
 
 const list = { Page: 1, Amount: 10 } as TicketListQuery;
-const at = '2026-03-01T10:00:00.000Z';
 
 describe.each(engines)("a member's servers (migration 0032) on %s", (engine) => {
   let database: Database | undefined;
@@ -27,7 +26,7 @@ describe.each(engines)("a member's servers (migration 0032) on %s", (engine) => 
       [GUILDS.nightOwls, 'Night Owls'],
       [GUILDS.studyHall, 'Study Hall'],
     ]) {
-      await db.insertInto('servers').values({ id: id!, name: name!, icon: null, owner_id: null, active: 1, plan: 'free', created_at: at, updated_at: at }).execute();
+      await db.insertInto('servers').values(legacyServer(id!, name!)).execute();
     }
     const tickets: [string, string][] = [
       ['forge-1', GUILDS.pixelForge],

@@ -94,10 +94,14 @@ const filtersOf = ({ Page: _page, Amount: _amount, ...filters }: TicketListQuery
 /** What a list's statements are built from: whose tickets (a server's, or a member's own) and the filters. */
 type ListValues = { serverId?: string; userId?: string } & Omit<TicketListQuery, 'Page' | 'Amount'>;
 
+/** A member's memberships (`mine`), read off their index. */
+const memberships = (db: Db, userId: string) => db.selectFrom('ticket_members as mine').where('mine.user_id', '=', userId);
+
 /**
- * The tickets a list shows, with its filters, and the columns it is ordered by. A server's list is
- * read off its index of live tickets. Every author is a member of their ticket, so a member's own
- * list is their memberships, read off their index by activity.
+ * The tickets a list shows, with its filters, the columns it is ordered by, and (SQLite) the
+ * search key its index holds. A server's list is read off its index of live tickets. Every author
+ * is a member of their ticket, so a member's own list is their memberships, read off their index
+ * by activity, which holds their tickets' keys too (migration 0034).
  */
 function listedTickets(db: Db, v: ListValues) {
   // Written in, not bound: PostgreSQL's general plan of a statement can then use the live tickets' index (`where deleted = 0`).
@@ -112,6 +116,7 @@ function listedTickets(db: Db, v: ListValues) {
   }
   const activity = sql.ref(personal ? 'mine.last_activity_at' : 'tickets.last_activity_at');
   const tie = sql.ref(personal ? 'mine.ticket_id' : 'tickets.id');
+  const key = sql.ref(personal ? 'mine.search_key' : 'tickets.search_key');
   if (v.Server) query = query.where('tickets.server_id', '=', v.Server);
   if (v.Subject) query = query.where('tickets.subject_id', '=', v.Subject);
   if (v.Author) query = query.where('tickets.author_id', '=', v.Author);
@@ -120,7 +125,7 @@ function listedTickets(db: Db, v: ListValues) {
   if (v.Active === true) query = query.where('tickets.state', '!=', 'Closed');
   if (v.Active === false) query = query.where('tickets.state', '=', 'Closed');
   if (v.HideResolved === true) query = query.where('tickets.state', 'not in', ['Closed', 'AutoClose']);
-  return { query, activity, tie };
+  return { query, activity, tie, key };
 }
 
 /**
@@ -180,14 +185,12 @@ type SearchValues = ListValues & { words: string };
 const keyMatches = (key: RawBuilder<unknown>, words: string) => sql<boolean>`+${key} in (select ticket_words.rowid from ticket_words where ticket_words match ${words})`;
 
 /**
- * SQLite: the tickets of a list whose words match. A member's memberships hold their tickets' keys
- * (migration 0034), in their index as a server's live tickets' index holds theirs, so either list
- * keeps its matches off its index and reads the tickets of its page only.
+ * SQLite: the tickets of a list whose words match, kept off the list's index by the key it holds
+ * (a server's or a member's), so that only the tickets of its page are read.
  */
 function searchedTickets(db: Db, v: SearchValues) {
   const listed = listedTickets(db, v);
-  const key = sql.ref(v.userId !== undefined ? 'mine.search_key' : 'tickets.search_key');
-  return { ...listed, query: listed.query.where(keyMatches(key, v.words)) };
+  return { ...listed, query: listed.query.where(keyMatches(listed.key, v.words)) };
 }
 
 /** SQLite: a page of a search (compiled once per shape of filters). */
@@ -217,10 +220,8 @@ const serverMatches = reusableQuery((db, v: { serverId: string; words: string })
  * off their index (a membership is of a live ticket, and holds its key: migration 0034).
  */
 const memberMatches = reusableQuery((db, v: { userId: string; words: string }) =>
-  db
-    .selectFrom('ticket_members')
-    .where('ticket_members.user_id', '=', v.userId)
-    .where(keyMatches(sql.ref('ticket_members.search_key'), v.words))
+  memberships(db, v.userId)
+    .where(keyMatches(sql.ref('mine.search_key'), v.words))
     .select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
@@ -231,9 +232,7 @@ function ticketMatches(listed: ReturnType<typeof listedTickets>, terms: string[]
 
 /** PostgreSQL: a member's memberships whose tickets hold every term, as `ticketMatches` gives them (the same columns from another table). */
 function membershipMatches(db: Db, userId: string, terms: string[], servers: string[]) {
-  return db
-    .selectFrom('ticket_members as mine')
-    .where('mine.user_id', '=', userId)
+  return memberships(db, userId)
     .where(ticketsWithAllWords(terms, servers, sql.ref('mine.ticket_id')))
     .select(['mine.ticket_id as id', 'mine.last_activity_at as activity', 'mine.ticket_id as tie']) as unknown as ReturnType<typeof ticketMatches>;
 }
