@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { supportsRowLocks, type Engine } from './database';
-import { scopedWords } from './search-terms';
+import { scopedWords, searchScope } from './search-terms';
 import type { DB } from './schema';
 
 /*
@@ -34,44 +34,60 @@ export function documentsWithAny(engine: Engine, terms: string[], serverIds: str
 }
 
 /**
- * PostgreSQL: a predicate on a ticket's id (`tickets.id` unless given): the ticket, of one of these
- * servers, holds every term in its postings (`ticket_postings`, migration 0031: each of its words
- * once). A ticket's words are all of its own server's scope, so it holds each term at most once,
- * for one server or many, and for servers that share a scope.
+ * PostgreSQL: the tickets, of one of these servers' scopes, that hold every term in their postings
+ * (`ticket_postings`, migration 0031: each of a ticket's words once), as a query of their ids
+ * (`ticket_id`), for a statement to find once under the name `holding` (WITH) and use by
+ * `heldTicket` and `serverTicketsHeld`. A ticket's words are all of its own server's scope, so it
+ * holds each term at most once, for one server or many, and for servers that share a scope.
  * - One server (its staff's search): each term is one word, whose postings are read off the key in
  *   the order of their tickets' ids and joined on that id as they come, with no sort and no hash
  *   table. Grouping every posting by ticket instead cost 0.15 ms more a search at a million
- *   tickets, and the group's hash table, sized for thousands of tickets, was a new block of memory
- *   for the database to map on each call.
+ *   tickets.
  * - Several servers (a member's own tickets): each term is a word in each server, so its postings
  *   come in one run per server; all of them are grouped by ticket, and a ticket holds all the terms
  *   when it has at least as many postings as there are terms ("at least": the planner expects many
  *   tickets of it, and joins them in a hash table). Joined term by term instead, each term's
- *   postings were sorted first: 472–483 ms against 353–374 for two words over a member's 40 servers
- *   (38,795 matches of 40,000 tickets, most of it spent checking each match is a live ticket).
- * Two things keep PostgreSQL on one plan, which it then makes once per connection and reuses:
- * - The words are not shown to the planner (`unseenByPlanner`).
- * - The list's ticket's id is read as an expression (`|| ''`), which no index of `tickets` holds:
- *   expecting a handful of matches, the planner otherwise looked up each match in `tickets` by its
- *   key ("refund", which 982 of a server's 1,000 tickets hold: 8.0 ms at a million tickets). It
- *   joins them to the list's tickets in a hash table instead.
+ *   postings were sorted first: 472–483 ms against 353–374 for two words over a member's 40 servers.
+ * The words are not shown to the planner (`unseenByPlanner`), so that PostgreSQL keeps one plan,
+ * which it makes once per connection and reuses.
  */
-export function ticketsWithAllWords(terms: string[], serverIds: string[], ticketId: RawBuilder<unknown> = sql.ref('tickets.id')): RawBuilder<boolean> {
+export function ticketsHoldingAll(terms: string[], serverIds: string[]): RawBuilder<{ ticket_id: string }> {
   const distinct = [...new Set(terms)];
   const servers = [...new Set(serverIds)];
-  if (servers.length === 0 || distinct.length === 0) return sql<boolean>`1 = 0`;
+  if (servers.length === 0 || distinct.length === 0) return sql`select null::text as ticket_id where false`;
   if (servers.length > 1) {
     const words = [...new Set(servers.flatMap((id) => scopedWords(id, distinct)))];
-    return sql<boolean>`${ticketId} || '' in (select ticket_postings.ticket_id from ticket_postings
+    return sql`select ticket_postings.ticket_id from ticket_postings
       where ticket_postings.word = any(${unseenByPlanner(words, 'text[]')})
-      group by ticket_postings.ticket_id having count(*) >= ${distinct.length})`;
+      group by ticket_postings.ticket_id having count(*) >= ${distinct.length}`;
   }
   const [first, ...others] = scopedWords(servers[0]!, distinct).map((word) => unseenByPlanner(word, 'text'));
   const joins = others.map((word, i) => {
     const posting = sql.raw(`p${i + 1}`);
     return sql`join ticket_postings as ${posting} on ${posting}.ticket_id = p0.ticket_id and ${posting}.word = ${word}`;
   });
-  return sql<boolean>`${ticketId} || '' in (select p0.ticket_id from ticket_postings as p0 ${sql.join(joins, sql` `)} where p0.word = ${first})`;
+  return sql`select p0.ticket_id from ticket_postings as p0 ${sql.join(joins, sql` `)} where p0.word = ${first}`;
+}
+
+/**
+ * PostgreSQL: a predicate on a ticket's id (`tickets.id` unless given): the ticket is one of
+ * `holding` (`ticketsHoldingAll`). Asked as `(… in (…)) is true`, it is not turned into a join:
+ * PostgreSQL puts the tickets found into a hash table, and a list is read off its own index, in its
+ * order, keeping each ticket the table holds, so that a page stops at its last match. Joining
+ * every match to the list's tickets and sorting them for the page took 0.86 ms for "refund" (982
+ * of a server's 1,000 tickets) at a million tickets, against 0.34 ms.
+ */
+export const heldTicket = (ticketId: RawBuilder<unknown> = sql.ref('tickets.id')): RawBuilder<boolean> =>
+  sql<boolean>`(${ticketId} in (select holding.ticket_id from holding)) is true`;
+
+/**
+ * PostgreSQL: how many of one server's tickets are of `holding`. While the server is alone in its
+ * search scope (migration 0035), every ticket holding words of that scope is its own, and they are
+ * counted as they were found; otherwise by `counted`, which reads the server's tickets.
+ */
+export function serverTicketsHeld(serverId: string, counted: RawBuilder<number>): RawBuilder<number> {
+  const shared = sql`exists (select 1 from search_scopes where search_scopes.scope = ${searchScope(serverId)} and search_scopes.server_id <> ${serverId})`;
+  return sql<number>`case when ${shared} then ${counted} else (select count(*) from holding) end`;
 }
 
 /** SQLite: the FTS5 query of `ticket_words` (migration 0030) for a ticket, of one of these servers, that holds every term. */

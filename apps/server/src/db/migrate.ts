@@ -35,6 +35,7 @@ import { ticketPostingsMigration } from './migrations/0031-postgres-ticket-posti
 import { memberServersMigration } from './migrations/0032-member-servers';
 import { dropDocumentWordsIndexMigration } from './migrations/0033-postgres-drop-document-words-index';
 import { memberSearchKeysMigration } from './migrations/0034-member-search-keys';
+import { searchScopesMigration } from './migrations/0035-postgres-search-scopes';
 
 /** Migrations are code, ordered by name; each is told the engine so it can pick column types. */
 const all: Record<string, (engine: Engine) => Migration> = {
@@ -72,6 +73,7 @@ const all: Record<string, (engine: Engine) => Migration> = {
   '0032-member-servers': memberServersMigration,
   '0033-postgres-drop-document-words-index': dropDocumentWordsIndexMigration,
   '0034-member-search-keys': memberSearchKeysMigration,
+  '0035-postgres-search-scopes': searchScopesMigration,
 };
 
 /**

@@ -245,6 +245,12 @@ export interface SearchBasesTable {
   base: number;
 }
 
+/** PostgreSQL only: the servers of each search scope, each server that has had a ticket (migration 0035). */
+export interface SearchScopesTable {
+  scope: string;
+  server_id: string;
+}
+
 /** A counter per server that every change to what its ticket lists show increases (migration 0010). */
 export interface ServerChangesTable {
   server_id: string;
@@ -332,6 +338,7 @@ export interface DB {
   ticket_reactions: TicketReactionsTable;
   ticket_search: TicketSearchTable;
   search_bases: SearchBasesTable;
+  search_scopes: SearchScopesTable;
   ticket_words: TicketWordsTable;
   ticket_postings: TicketPostingsTable;
   member_totals: MemberTotalsTable;

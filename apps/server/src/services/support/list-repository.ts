@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import type { Engine } from '../../db/database';
-import { documentsWithAny, ticketsWithAllWords, ticketWordsMatch } from '../../db/engine-sql';
+import { documentsWithAny, heldTicket, serverTicketsHeld, ticketsHoldingAll, ticketWordsMatch } from '../../db/engine-sql';
 import { reusableQuery, runPrepared } from '../../db/reusable-query';
 import type { Db, TicketRow } from './repository';
 import { NUMBER_BITS, foundTexts, withFoundTexts, type FoundText } from './search-repository';
@@ -225,15 +225,15 @@ const memberMatches = reusableQuery((db, v: { userId: string; words: string }) =
     .select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
-/** PostgreSQL: the list's tickets that hold every term, with what a page orders them by. */
-function ticketMatches(listed: ReturnType<typeof listedTickets>, terms: string[], servers: string[]) {
-  return listed.query.where(ticketsWithAllWords(terms, servers)).select(['tickets.id', sql`${listed.activity}`.as('activity'), sql`${listed.tie}`.as('tie')]);
+/** PostgreSQL: the list's tickets that hold every term (`holding`), with what a page orders them by. */
+function ticketMatches(listed: ReturnType<typeof listedTickets>) {
+  return listed.query.where(heldTicket()).select(['tickets.id', sql`${listed.activity}`.as('activity'), sql`${listed.tie}`.as('tie')]);
 }
 
 /** PostgreSQL: a member's memberships whose tickets hold every term, as `ticketMatches` gives them (the same columns from another table). */
-function membershipMatches(db: Db, userId: string, terms: string[], servers: string[]) {
+function membershipMatches(db: Db, userId: string) {
   return memberships(db, userId)
-    .where(ticketsWithAllWords(terms, servers, sql.ref('mine.ticket_id')))
+    .where(heldTicket(sql.ref('mine.ticket_id')))
     .select(['mine.ticket_id as id', 'mine.last_activity_at as activity', 'mine.ticket_id as tie']) as unknown as ReturnType<typeof ticketMatches>;
 }
 
@@ -279,35 +279,36 @@ export async function pageTickets(
     return { rows: await withFoundTexts(db, rows, terms), total: Number(n[0]?.n ?? 0) };
   }
   const listed = listedTickets(db, values);
-  // PostgreSQL gives the page, the number of matches and the texts to highlight in one statement,
-  // so the text search runs once; it orders the matches' ids alone and reads the whole rows of the
-  // page's tickets after. The matches are found on their own (a materialized CTE), planned for all
-  // of them: planned under the page's LIMIT, with a count over every match above it, the
-  // statement's general plan looked up the matches once per ticket of the server (26 ms for
-  // "refund" at a million tickets, against 1.5 ms).
+  // PostgreSQL gives the page, the number of matches and the texts to highlight in one statement.
+  // The tickets that hold the words are found once (`holding`). The page is read off the list's
+  // index, in its order, keeping those tickets (heldTicket), so it stops at its last match; the
+  // whole rows of its tickets are read after.
   // A member's whole own list is their memberships, read off their index, with no ticket looked
   // up: a membership is of a live ticket (a ticket is deleted with its memberships), as the list's
   // total already counts them (migration 0029). Looking up each match in `tickets` took 357–544 ms
   // for a member with 40,000 tickets on 40 servers, against 38–46 ms. Filters read the tickets,
   // and the page keeps live tickets only either way.
-  const matches = 'userId' in scope && unfiltered ? membershipMatches(db, scope.userId, terms, servers) : ticketMatches(listed, terms, servers);
+  const matches = 'userId' in scope && unfiltered ? membershipMatches(db, scope.userId) : ticketMatches(listed);
+  const counted = sql<number>`${db.selectFrom(matches.as('counted')).select((eb) => eb.fn.countAll<number>().as('n'))}`;
+  // A server's whole list is counted as its tickets were found, where the words are its own alone.
+  const total = 'serverId' in scope && unfiltered ? serverTicketsHeld(scope.serverId, counted) : counted;
+  // Kysely writes a raw query as it is: the parentheses of a common table expression are its own.
+  const found = db.with((cte) => cte('holding').materialized(), () => sql`(${ticketsHoldingAll(terms, servers)})`);
   const ordered = { activity: sql.ref('matches.activity'), tie: sql.ref('matches.tie') };
   // Its text is the same for every search with the same filters and as many words (the words are
   // values), and its plan too, so PostgreSQL plans it once per connection (engine-sql.ts,
-  // ticketsWithAllWords).
+  // ticketsHoldingAll).
   const page = await runPrepared(
     db,
-    db
-      .with((cte) => cte('matches').materialized(), () => matches)
-      .with('hits', (qb) => onePage(qb.selectFrom('matches').select('matches.id'), ordered, pageValues(offset, filters.Amount)))
+    found
+      .with('hits', (qb) => onePage(qb.selectFrom(matches.as('matches')).select('matches.id'), ordered, pageValues(offset, filters.Amount)))
       .selectFrom('hits')
       .innerJoin('tickets', 'tickets.id', 'hits.id')
       .leftJoin('servers', 'servers.id', 'tickets.server_id')
       .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
       .select(LIST_COLUMNS)
       .select(NAME_COLUMNS)
-      // Counted once, over the matches already found (a window count over them cost 0.2 ms more).
-      .select(sql<number>`(select count(*) from matches)`.as('total_in_scope'))
+      .select(total.as('total_in_scope'))
       .select(foundTexts(documentsWithAny(engine, terms, servers)).as('found'))
       .where('tickets.deleted', '=', sql.lit(0))
       .orderBy('tickets.last_activity_at', 'desc')
@@ -318,7 +319,7 @@ export async function pageTickets(
     return { rows, total: Number(page[0]?.total_in_scope ?? 0) };
   }
   // Past the last page there is no row to carry the total.
-  return { rows: [], total: Number((await db.selectFrom(matches.as('matches')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n) };
+  return { rows: [], total: Number((await found.selectNoFrom(total.as('n')).executeTakeFirstOrThrow()).n) };
 }
 
 /** A page of the servers where someone is a member of a ticket, by name, and how many there are (migration 0032). */

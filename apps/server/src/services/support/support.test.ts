@@ -159,7 +159,7 @@ describe.each(engines)('Ticket API on %s', (engine) => {
           expect({ words, ids: rows.map((r) => r.id), total }).toEqual({ words, ids: expected, total: expected.length });
         }
       }
-      const statements = sql<{ statement: string; generic_plans: number }>`select statement, generic_plans from pg_prepared_statements where statement like 'with "matches"%'`;
+      const statements = sql<{ statement: string; generic_plans: number }>`select statement, generic_plans from pg_prepared_statements where statement like 'with "holding"%'`;
       return (await statements.execute(connection)).rows;
     });
     // One statement for one word, one for two; each call past the fifth runs the general plan, whatever its words (ticketsWithAllWords).
