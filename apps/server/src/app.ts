@@ -100,7 +100,7 @@ const SERVICE_ROUTES: Partial<Record<ServiceName, ServiceRoutes>> = {
 };
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
-  const database = options.database ?? (await openDatabase(config.databaseUrl));
+  const database = options.database ?? (await openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize }));
   const cache = options.cache ?? (config.redisUrl ? createRedisCache(config.redisUrl) : createMemoryCache());
   const platform = new PlatformClient({ config: config.platform, load: createLoader(cache), cacheTtlSeconds: config.platformCacheTtlSeconds });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { loadConfig } from './config';
 
 describe('configuration', () => {
@@ -22,6 +23,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ ENCRYPTION_KEY: key, PORT: 'eighty' })).toThrow('PORT must be a non-negative integer, got "eighty"');
     expect(() => loadConfig({ ENCRYPTION_KEY: key, SERVICES: 'support,tickets' })).toThrow(/unknown service "tickets"/);
     expect(() => loadConfig({ ENCRYPTION_KEY: 'abc' })).toThrow(/32 bytes/);
+  });
+
+  it('keeps twice the cores of database connections, 4 to 10, unless told otherwise', () => {
+    expect(loadConfig({ ENCRYPTION_KEY: key }).databasePoolSize).toBe(Math.min(10, Math.max(4, 2 * availableParallelism())));
+    expect(loadConfig({ ENCRYPTION_KEY: key, DATABASE_POOL_SIZE: '3' }).databasePoolSize).toBe(3);
+    expect(() => loadConfig({ ENCRYPTION_KEY: key, DATABASE_POOL_SIZE: '0' })).toThrow('DATABASE_POOL_SIZE must be at least 1, got "0"');
+    expect(() => loadConfig({ ENCRYPTION_KEY: key, DATABASE_POOL_SIZE: 'many' })).toThrow('DATABASE_POOL_SIZE must be a non-negative integer, got "many"');
   });
 
   it('keeps files under the data dir, up to 25 MiB, of safe types, unless told otherwise', () => {

@@ -23,6 +23,17 @@ describe.each(engines)('database on %s', (engine) => {
     );
   });
 
+  it.runIf(engine === 'postgres')('keeps at most its pool size of connections open, and the statements beyond wait their turn', async () => {
+    database = await openDatabase(process.env.TEST_DATABASE_URL!, { poolSize: 2, migrate: false });
+    const started = Date.now();
+    const backends = await Promise.all(
+      Array.from({ length: 4 }, () => sql<{ pid: number }>`select pg_backend_pid() as pid from pg_sleep(0.2)`.execute(database.db)),
+    );
+    expect(new Set(backends.map((r) => r.rows[0]!.pid)).size).toBe(2);
+    // Two rounds of two statements.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  });
+
   it('round-trips JSON, snowflakes beyond 2^53 and counts the same way on both engines', async () => {
     database = await freshDatabase(engine);
     const db = database.db;

@@ -34,6 +34,8 @@ export interface OpenOptions {
   /** PostgreSQL schema to use (created if missing); tests get a fresh one each. */
   schema?: string;
   migrate?: boolean;
+  /** PostgreSQL: connections kept open at most (10 unless given). */
+  poolSize?: number;
 }
 
 /** Statements to prepare on PostgreSQL, by their text: the name each is prepared under. */
@@ -74,7 +76,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({
       connectionString: url,
-      max: 10,
+      max: options.poolSize ?? 10,
       // A connection idle for 5 minutes closes (node-postgres closes it after 10 s by default). A new
       // one costs a process on the server and that process's first reads of the shared cache: after
       // 12 s without a call, a search's words took 24–25 ms to count on a new connection, 4.5 ms on
