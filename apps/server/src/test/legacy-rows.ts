@@ -6,11 +6,6 @@ import { GUILDS, USERS } from './demo-world';
  * Rows as an installation wrote them before later migrations added columns, for upgrade tests:
  * only the columns every schema since migration 0008 has, with a ticket of Pixel Forge by Eli.
  */
-/** A server as every schema has written it, on the free plan. */
-export function legacyServer(id: string, name: string, at = '2026-03-01T10:00:00.000Z') {
-  return { id, name, icon: null, owner_id: null, active: 1, plan: 'free', created_at: at, updated_at: at };
-}
-
 export function legacyTicket(id: string, number: number, fields: { state?: string; created_at?: string; last_message_id?: string | null } = {}) {
   const at = fields.created_at ?? '2026-03-01T10:00:00.000Z';
   return {
@@ -34,6 +29,11 @@ export function legacyTicket(id: string, number: number, fields: { state?: strin
     search_key: null,
     deleted: 0,
   };
+}
+
+/** A server as every schema has written it, on the free plan. */
+export function legacyServer(id: string, name: string, at = '2026-03-01T10:00:00.000Z') {
+  return { id, name, icon: null, owner_id: null, active: 1, plan: 'free', created_at: at, updated_at: at };
 }
 
 export function legacyMessage(id: string, ticketId: string, fields: { author_id: string; message_type: string; created_at: string; content?: string }) {

@@ -162,7 +162,7 @@ describe.each(engines)('Ticket API on %s', (engine) => {
       const statements = sql<{ statement: string; generic_plans: number }>`select statement, generic_plans from pg_prepared_statements where statement like 'with "holding"%'`;
       return (await statements.execute(connection)).rows;
     });
-    // One statement for one word, one for two; each call past the fifth runs the general plan, whatever its words (ticketsWithAllWords).
+    // One statement for one word, one for two; each call past the fifth runs the general plan, whatever its words (ticketsHoldingAll).
     expect(prepared.map((p) => Number(p.generic_plans))).toEqual([4, 4]);
   });
 
