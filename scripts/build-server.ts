@@ -5,9 +5,11 @@
  * 55 MB more resident memory for the same server.
  *
  * The file holds the server's code and the contracts package; the npm packages it uses stay in
- * node_modules and are loaded from there, as the sources load them. A source map beside it gives
+ * node_modules and are loaded from there, as the sources load them. The SQLite reader's thread
+ * (db/sqlite-reader-worker.mjs, plain JavaScript) is copied beside it. A source map beside it gives
  * stack traces and profiles in the sources' lines (`node --enable-source-maps`).
  */
+import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
@@ -39,6 +41,8 @@ export async function buildServer(entry = 'apps/server/src/main.ts', outfile = '
     logLevel: 'warning',
     plugins: [packagesStayExternal],
   });
+  // The SQLite reader's thread runs this file as it is, found beside the code that starts it (db/sqlite-reader.ts).
+  copyFileSync(path.resolve(ROOT, 'apps/server/src/db/sqlite-reader-worker.mjs'), path.join(path.dirname(out), 'sqlite-reader-worker.mjs'));
   return out;
 }
 

@@ -122,7 +122,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const files = new FilesService(database.db, createFileStorage(config), settings, resolver, config);
   const webhookDeliveries = new WebhookDeliveries(database.db, config);
   // Ticket and message changes queue their webhook deliveries in their own transactions.
-  const support = new SupportService(database.db, database.engine, platform, files, new WebhookOutbox());
+  const support = new SupportService(database.db, database.engine, platform, files, new WebhookOutbox(), database.reads);
   const botWords = new BotWords();
   const notices = new PlatformNotices(database.db, settings, platform, config, botWords);
   const ticketOpening = new TicketOpening(database.db, settings, support, platform, guilds, config, notices);

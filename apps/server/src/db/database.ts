@@ -7,12 +7,19 @@ import pg from 'pg';
 import type { DB } from './schema';
 import { migrateToLatest } from './migrate';
 import { scopedIndexText } from './search-terms';
+import { openSqliteReader, rowBuilder } from './sqlite-reader';
 
 export type Engine = 'sqlite' | 'postgres';
 
 export interface Database {
   db: Kysely<DB>;
   engine: Engine;
+  /**
+   * For long reads (a search): on SQLite in a file, a reader on a thread of its own
+   * (sqlite-reader.ts), so that the API's thread goes on meanwhile; otherwise `db` itself. Reads
+   * only, outside any transaction.
+   */
+  reads: Kysely<DB>;
   destroy(): Promise<void>;
   /** A cheap round trip, for health checks. */
   ping(): Promise<void>;
@@ -92,6 +99,7 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     database = {
       db,
       engine: 'postgres',
+      reads: db,
       destroy: () => db.destroy(),
       ping: async () => void (await sql`select 1`.execute(db)),
     };
@@ -108,10 +116,16 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
     // What the search index holds of a text (migration 0026 fills the index with it).
     sqlite.function('search_index_text', { deterministic: true }, (serverId: unknown, body: unknown) => scopedIndexText(String(serverId), String(body ?? '')));
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    // A database in memory is this connection's alone: nothing else can read it.
+    const reader = file === ':memory:' ? null : openSqliteReader(file);
     database = {
       db,
       engine: 'sqlite',
-      destroy: () => db.destroy(),
+      reads: reader?.db ?? db,
+      destroy: async () => {
+        await reader?.close();
+        await db.destroy();
+      },
       ping: async () => void (await sql`select 1`.execute(db)),
     };
   }
@@ -123,19 +137,14 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
 type Statement = ReturnType<SqliteDatabase['prepare']>;
 
 /**
- * Rows as Kysely expects them (an object by column name), built faster than better-sqlite3
- * builds them: it reads each row as an array and gives it its names with a function made once
- * per statement, which V8 runs as a plain object literal. better-sqlite3 adds each column to a
- * new object one by one: a page of the ticket list (25 rows of 20 columns) took 0.17 ms that way,
- * 0.10 ms this way. The names are SQLite's column names, quoted as JSON strings; a statement
- * naming a column `__proto__` (which a literal would take as the object's prototype) keeps
- * better-sqlite3's objects (which leave that column out).
+ * Rows as Kysely expects them (an object by column name), built by `rowBuilder` from rows read as
+ * arrays (better-sqlite3 adds each column to a new object one by one). A statement naming a column
+ * `__proto__` keeps better-sqlite3's objects (which leave that column out).
  */
 function withRowsByName(statement: SQLite.Statement): Statement {
   if (!statement.reader) return statement;
-  const names = statement.columns().map((column) => column.name);
-  if (names.includes('__proto__')) return statement;
-  const named = new Function('row', `return { ${names.map((name, i) => `${JSON.stringify(name)}: row[${i}]`).join(', ')} };`) as (row: unknown[]) => unknown;
+  const named = rowBuilder(statement.columns().map((column) => column.name));
+  if (!named) return statement;
   statement.raw(true);
   return {
     reader: true,

@@ -62,6 +62,8 @@ export class SupportService {
     private readonly files: FilesService,
     /** The server's outgoing webhooks, told of each change in its own transaction. */
     private readonly events: TicketEvents = NO_TICKET_EVENTS,
+    /** Where searches read (`Database.reads`: on SQLite, off the API's thread). */
+    private readonly reads: Kysely<DB> = db,
   ) {
     this.shapes = new TicketShapes(db, platform, files);
   }
@@ -99,7 +101,7 @@ export class SupportService {
   async search(serverId: string, query: TicketListQuery, text: string): Promise<PagedResult<TicketListItem>> {
     const terms = searchTerms(text);
     if (terms.length === 0) throw new BadRequestError('Search text needs at least one letter or digit', 'body.text');
-    const { rows, total } = await lists.pageTickets(this.db, this.engine, { serverId }, query, terms);
+    const { rows, total } = await lists.pageTickets(this.reads, this.engine, { serverId }, query, terms);
     return pageOf(await this.shapes.listItems(rows, terms), query.Page, query.Amount, total);
   }
 
@@ -383,7 +385,7 @@ export class SupportService {
   async personalSearch(caller: Caller | null, query: TicketListQuery, text: string): Promise<PagedResult<TicketListItem>> {
     const terms = searchTerms(text);
     if (terms.length === 0) throw new BadRequestError('Search text needs at least one letter or digit', 'body.text');
-    const { rows, total } = await lists.pageTickets(this.db, this.engine, { userId: this.userOf(caller) }, query, terms);
+    const { rows, total } = await lists.pageTickets(this.reads, this.engine, { userId: this.userOf(caller) }, query, terms);
     return pageOf(await this.shapes.listItems(rows, terms), query.Page, query.Amount, total);
   }
 
