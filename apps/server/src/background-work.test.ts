@@ -8,7 +8,7 @@ import { findLease } from './db/leases';
 import * as webhookRepo from './services/settings/webhook-repository';
 import * as deskRepo from './services/support/desk-repository';
 import { AUTO_CLOSE_LEASE, JOB_CLAIM_MS } from './services/support/ticket-jobs';
-import { ADMIN_KEY, engines, freshDatabase, resetSandbox, signIn, testConfig, useSandbox, type TestContext } from './test/harness';
+import { ADMIN_KEY, engines, freshDatabase, resetSandbox, signIn, testConfig, useSandbox } from './test/harness';
 import { GUILDS, USERS } from './test/demo-world';
 import { useReceiver } from './test/webhook-receiver';
 import { storeWhitelabelBot, studyBuddy } from './test/whitelabel-fixture';
@@ -60,8 +60,7 @@ describe.each(engines)('background work with two processes on %s', (engine) => {
     drop = databases.drop;
     a = await buildApp(testConfig(sandbox, { encryptionKey }), { database: databases.first });
     b = await buildApp(testConfig(sandbox, { encryptionKey }), { database: databases.second });
-    const ctx: TestContext = { sandbox, built: a, engine, close: async () => undefined };
-    await signIn(ctx, USERS.alice); // the dashboard learns of her servers
+    await signIn({ sandbox, built: a }, USERS.alice); // the dashboard learns of her servers
     // Auto-close and webhooks are plan features.
     await a.database.db.updateTable('servers').set({ plan: 'enterprise', updated_at: now() }).where('id', '=', server).execute();
     subject = await post<Subject>(`/api/settings/servers/${server}/subjects`, { name: 'Billing' });
@@ -201,7 +200,7 @@ describe.each(engines)('background work with two processes on %s', (engine) => {
 
     // The plan changed under a running bot without its process telling anyone (it died after the commit).
     const buddy = studyBuddy();
-    await storeWhitelabelBot({ sandbox, built: a, engine, close: async () => undefined }, encryptionKey, server, buddy);
+    await storeWhitelabelBot({ built: a }, encryptionKey, server, buddy);
     const stopped = await Promise.all([a.services.deployment.stopOffPlan(), b.services.deployment.stopOffPlan()]);
     expect(stopped.reduce((x, y) => x + y)).toBe(1);
     const bot = await a.database.db.selectFrom('whitelabel_bots').select(['status', 'status_message']).where('server_id', '=', server).executeTakeFirstOrThrow();

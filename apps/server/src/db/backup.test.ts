@@ -58,8 +58,7 @@ describe('SQLite backup', () => {
     // Every write stays in the write-ahead log, as the latest ones do between two checkpoints: a
     // copy of the database file alone would miss them all.
     await sql`pragma wal_autocheckpoint = 0`.execute(live.database.db);
-    const ctx = { sandbox, built: live, engine: 'sqlite' as const, close: async () => undefined };
-    const owner = (await signIn(ctx, USERS.alice)).token;
+    const owner = (await signIn({ sandbox, built: live }, USERS.alice)).token;
     const subject = (await live.app.inject({ method: 'POST', url: `/api/settings/servers/${server}/subjects`, headers: bearer(owner), payload: { name: 'Billing' } })).json<Subject>();
     const open = async (name: string) => {
       const response = await live.app.inject({ method: 'POST', url: `${base}/tickets`, headers: bearer(ADMIN_KEY), payload: { ticketName: name, subjectId: subject.subjectId, authorId: USERS.eli } });

@@ -138,13 +138,11 @@ type Statement = ReturnType<SqliteDatabase['prepare']>;
 
 /**
  * Rows as Kysely expects them (an object by column name), built by `rowBuilder` from rows read as
- * arrays (better-sqlite3 adds each column to a new object one by one). A statement naming a column
- * `__proto__` keeps better-sqlite3's objects (which leave that column out).
+ * arrays (better-sqlite3 adds each column to a new object one by one), as the reader's are.
  */
 function withRowsByName(statement: SQLite.Statement): Statement {
   if (!statement.reader) return statement;
   const named = rowBuilder(statement.columns().map((column) => column.name));
-  if (!named) return statement;
   statement.raw(true);
   return {
     reader: true,

@@ -55,7 +55,7 @@ describe.each(engines)('demo subscriptions on %s', (engine) => {
     await database.destroy();
   });
 
-  const token = async (userId: string) => (await signIn({ sandbox, built, engine, close: async () => undefined }, userId)).token;
+  const token = async (userId: string) => (await signIn({ sandbox, built }, userId)).token;
   const as = (userToken: string, method: InjectOptions['method'], url: string, payload?: unknown) =>
     built.app.inject({ method, url: `/api/payment${url}`, headers: bearer(userToken), ...(payload === undefined ? {} : { payload: payload as object }) });
   const ofServer = async (userToken: string, serverId: string, multiple = false) =>

@@ -120,7 +120,7 @@ describe('the bots that speak, read when the app starts', () => {
     // A second app on the same database, as another process (or a restart) would be.
     const second = await buildApp(testConfig(sandbox, { encryptionKey }), { database: first.built.database });
     try {
-      const admin = (await signIn({ sandbox, built: second, engine: 'sqlite', close: async () => undefined }, USERS.chen)).token;
+      const admin = (await signIn({ sandbox, built: second }, USERS.chen)).token;
       const subject = (await second.app.inject({ method: 'POST', url: `${base}/subjects`, headers: bearer(admin), payload: { name: 'Homework' } })).json<Subject>();
       const response = await second.app.inject({
         method: 'POST',

@@ -1,4 +1,7 @@
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { loadDemoFixtures, PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET, PAYPAL_PREFIX, PAYPAL_SANDBOX_WEBHOOK_ID, startSandbox } from '@ticket/sandbox';
 import type { AuthenticateResponse } from '@ticket/contracts';
 import pg from 'pg';
@@ -57,6 +60,19 @@ export async function freshDatabase(engine: Engine, upTo?: MigrationName): Promi
     async destroy() {
       await database.destroy();
       await dropSchema(schema);
+    },
+  };
+}
+
+/** A migrated SQLite database in a file of its own directory, as a server runs it (with its reader); destroyed with the directory. */
+export async function sqliteFileDatabase(): Promise<Database> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'dashboard-db-'));
+  const database = await openDatabase(`sqlite://${path.join(dir, 'dashboard.db')}`);
+  return {
+    ...database,
+    async destroy() {
+      await database.destroy();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -133,8 +149,9 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestApp(sandbox: Sandbox, engine: Engine, overrides: Partial<Config> = {}): Promise<TestContext> {
-  const database = await freshDatabase(engine);
+/** The API on a fresh database of the engine, or on the database given (which it destroys when closed). */
+export async function createTestApp(sandbox: Sandbox, engine: Engine, overrides: Partial<Config> = {}, given?: Database): Promise<TestContext> {
+  const database = given ?? (await freshDatabase(engine));
   const built = await buildApp(testConfig(sandbox, overrides), { database });
   return {
     sandbox,
@@ -166,7 +183,7 @@ export async function consentCode(sandbox: Sandbox, userId: string, scope = 'ide
   return code;
 }
 
-export async function signIn(ctx: TestContext, userId: string): Promise<AuthenticateResponse> {
+export async function signIn(ctx: Pick<TestContext, 'sandbox' | 'built'>, userId: string): Promise<AuthenticateResponse> {
   const code = await consentCode(ctx.sandbox, userId);
   const response = await ctx.built.app.inject({
     method: 'POST',

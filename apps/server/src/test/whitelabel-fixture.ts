@@ -26,7 +26,7 @@ export function studyBuddy() {
 
 /** Stores a white-label bot for the server as the deployment service would have set it up. */
 export async function storeWhitelabelBot(
-  ctx: TestContext,
+  ctx: Pick<TestContext, 'built'>,
   encryptionKey: Buffer,
   serverId: string,
   bot: { clientId: string; userId: string; token: string; publicKey: string },

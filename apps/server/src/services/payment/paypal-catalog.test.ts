@@ -56,7 +56,7 @@ describe.each(engines)('PayPal catalog products and plans on %s', (engine) => {
     const config = premiumMonthlyCents === undefined ? base : { ...base, payment: { ...base.payment, monthlyCents: { ...base.payment.monthlyCents, premium: premiumMonthlyCents } } };
     const built = await buildApp(config, { database });
     running.push(built);
-    const token = (await signIn({ sandbox, built, engine, close: async () => undefined }, USERS.alice)).token;
+    const token = (await signIn({ sandbox, built }, USERS.alice)).token;
     const as = (method: InjectOptions['method'], url: string, payload?: unknown) =>
       built.app.inject({ method, url: `/api/payment${url}`, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
     const checkout = async (type = 'premium', interval = 'monthly') => {

@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { InjectOptions } from 'fastify';
 import type { CompiledQuery } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PagedResult, Subject, Ticket, TicketListItem } from '@ticket/contracts';
-import { buildApp, type BuiltApp } from '../../app';
-import { openDatabase, type Database } from '../../db/database';
 import { GUILDS, USERS } from '../../test/demo-world';
-import { ADMIN_KEY, bearer, resetSandbox, signIn, testConfig, useSandbox } from '../../test/harness';
+import { ADMIN_KEY, bearer, createTestApp, resetSandbox, signIn, sqliteFileDatabase, useSandbox, type TestContext } from '../../test/harness';
 
 const sandbox = useSandbox();
 const server = GUILDS.pixelForge;
@@ -19,30 +14,21 @@ const base = `/api/support/servers/${server}`;
  * (db/sqlite-reader.ts): what a search shows is what the API has committed, as soon as it answers.
  */
 describe('Searches on SQLite in a file', () => {
-  let dir: string;
-  let database: Database;
-  let built: BuiltApp;
+  let ctx: TestContext;
   let owner: string;
   let member: string;
   let billing: Subject;
   beforeEach(async () => {
     await resetSandbox(sandbox);
-    dir = mkdtempSync(path.join(tmpdir(), 'search-reader-'));
-    database = await openDatabase(`sqlite://${path.join(dir, 'dashboard.db')}`);
-    built = await buildApp(testConfig(sandbox), { database });
-    const ctx = { sandbox, built, engine: 'sqlite' as const, close: async () => undefined };
+    ctx = await createTestApp(sandbox, 'sqlite', {}, await sqliteFileDatabase());
     owner = (await signIn(ctx, USERS.alice)).token;
     member = (await signIn(ctx, USERS.eli)).token;
     billing = (await as(owner, 'POST', `/api/settings/servers/${server}/subjects`, { name: 'Billing' })).json<Subject>();
   });
-  afterEach(async () => {
-    await built.close();
-    await database.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => ctx.close());
 
   const as = (token: string, method: InjectOptions['method'], url: string, payload?: unknown) =>
-    built.app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
+    ctx.built.app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as object }) });
   const open = async (name: string) => {
     const response = await as(ADMIN_KEY, 'POST', `${base}/tickets`, { ticketName: name, subjectId: billing.subjectId, authorId: USERS.eli });
     expect(response.statusCode, response.body).toBe(201);
@@ -60,7 +46,7 @@ describe('Searches on SQLite in a file', () => {
   const personalSearch = async (text: string) => (await as(member, 'POST', '/api/support/personal/tickets/search', { text })).json<PagedResult<TicketListItem>>();
 
   it('read off the thread of the API, and find each change as soon as it is answered', async () => {
-    expect(database.reads).not.toBe(database.db);
+    expect(ctx.built.database.reads).not.toBe(ctx.built.database.db);
     const first = await open('refund-request');
     expect((await search('refund')).elements.map((t) => t.ticketId)).toEqual([first.ticketId]);
     await say(first.ticketId, 'The parcel never came');
@@ -81,8 +67,8 @@ describe('Searches on SQLite in a file', () => {
   it('read the index on the reader, never on the API connection', async () => {
     const ticket = await open('refund-request');
     const searched = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.filter(([query]) => (query as CompiledQuery).sql?.includes('ticket_words match')).length;
-    const onReader = vi.spyOn(database.reads, 'executeQuery');
-    const onApi = vi.spyOn(database.db, 'executeQuery');
+    const onReader = vi.spyOn(ctx.built.database.reads, 'executeQuery');
+    const onApi = vi.spyOn(ctx.built.database.db, 'executeQuery');
     expect((await search('refund')).elements.map((t) => t.ticketId)).toEqual([ticket.ticketId]);
     expect((await personalSearch('refund')).elements.map((t) => t.ticketId)).toEqual([ticket.ticketId]);
     // Each search's page and count.
