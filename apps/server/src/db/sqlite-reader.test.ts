@@ -1,22 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sqliteFileDatabase } from '../test/harness';
 import { openDatabase, type Database } from './database';
 
 describe('The SQLite reader (Database.reads)', () => {
-  let dir: string;
   let database: Database;
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'sqlite-reader-'));
-    database = await openDatabase(`sqlite://${path.join(dir, 'dashboard.db')}`);
+    database = await sqliteFileDatabase();
     await sql`create table notes (id integer primary key, body text, weight real)`.execute(database.db);
   });
-  afterEach(async () => {
-    await database.destroy();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => database.destroy());
 
   type Note = { id: number; body: string | null; weight: number | null };
   const notes = async (reads = database.reads) => (await sql<Note>`select id, body, weight from notes order by id`.execute(reads)).rows;
@@ -83,7 +76,7 @@ describe('The SQLite reader (Database.reads)', () => {
     const reads = database.reads;
     await database.destroy();
     await expect(sql`select 1`.execute(reads)).rejects.toThrow('The SQLite reader is closed');
-    database = await openDatabase(`sqlite://${path.join(dir, 'dashboard.db')}`);
+    database = await sqliteFileDatabase();
   });
 
   it('is the connection itself for a database in memory, which nothing else can read', async () => {

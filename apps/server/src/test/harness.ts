@@ -156,7 +156,7 @@ export async function createTestApp(sandbox: Sandbox, engine: Engine, overrides:
   return {
     sandbox,
     built,
-    engine,
+    engine: database.engine,
     async close() {
       await built.close();
       await database.destroy();
