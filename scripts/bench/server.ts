@@ -7,6 +7,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker as Thread } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config';
@@ -22,7 +23,8 @@ export interface RecordedQuery {
  * BENCH_RECORD_SQL (`--explain`): between the bench's 'record-start' and 'record-stop' messages,
  * the statements the API sends to either engine's driver are recorded (the drivers' calls are
  * wrapped for that time only) and sent back to the bench, so that the plans it prints are those
- * of the SQL the server runs.
+ * of the SQL the server runs. SQLite's reader (db/sqlite-reader.ts) runs its statements on a
+ * thread of its own, with its own driver: they are recorded as they are posted to that thread.
  */
 function recordQueries(): void {
   const probe = new SQLite(':memory:');
@@ -32,6 +34,8 @@ function recordQueries(): void {
   const sqliteCalls = ['all', 'get', 'run', 'iterate'];
   const query = client.query!;
   const calls = new Map(sqliteCalls.map((name) => [name, statement[name]!]));
+  const thread = Thread.prototype as unknown as { postMessage: (this: Thread, message: unknown, ...rest: unknown[]) => void };
+  const post = thread.postMessage;
   let recorded: RecordedQuery[] = [];
   const start = () => {
     recorded = [];
@@ -39,6 +43,11 @@ function recordQueries(): void {
       const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
       recorded.push(typeof config === 'string' ? { sql: config, parameters: values ?? [] } : { sql: config.text, parameters: values ?? config.values ?? [] });
       return query.apply(this, args);
+    };
+    thread.postMessage = function (message, ...rest) {
+      const { sql, parameters } = (message ?? {}) as Partial<RecordedQuery>;
+      if (typeof sql === 'string' && Array.isArray(parameters)) recorded.push({ sql, parameters });
+      return post.call(this, message, ...rest);
     };
     for (const name of sqliteCalls) {
       statement[name] = function (...args) {
@@ -49,6 +58,7 @@ function recordQueries(): void {
   };
   const stop = () => {
     client.query = query;
+    thread.postMessage = post;
     for (const [name, call] of calls) statement[name] = call;
   };
   process.on('message', (message) => {
