@@ -9,21 +9,69 @@ export function searchTerms(text: string): string[] {
   return [...new Set(words)].slice(0, 12);
 }
 
-/** Offsets of every whole-word occurrence of the terms, and a window of text around the first. */
-export function highlight(field: Highlight['field'], body: string, terms: string[], window = 160): Highlight | null {
-  const matches: { start: number; length: number }[] = [];
-  const lower = body.toLowerCase();
-  const word = /[\p{L}\p{N}]+/gu;
-  for (let m = word.exec(lower); m; m = word.exec(lower)) {
-    if (terms.includes(m[0])) matches.push({ start: m.index, length: m[0].length });
+/** A letter or digit that starts at lastIndex (sticky: `test` reads that one place and allocates nothing). */
+const wordChar = /[\p{L}\p{N}]/uy;
+
+/** Whether a letter or digit starts at `at`. */
+function wordCharAt(text: string, at: number): boolean {
+  wordChar.lastIndex = at;
+  return wordChar.test(text);
+}
+
+/** Whether the character that ends just before `at` is a letter or digit (a pair of surrogates is one character). */
+function wordCharBefore(text: string, at: number): boolean {
+  if (at === 0) return false;
+  const low = text.charCodeAt(at - 1);
+  const paired = at >= 2 && low >= 0xdc00 && low <= 0xdfff && text.charCodeAt(at - 2) >= 0xd800 && text.charCodeAt(at - 2) <= 0xdbff;
+  return wordCharAt(text, paired ? at - 2 : at - 1);
+}
+
+/**
+ * Where each position of the lower-cased text is in the text itself, where lower-casing changed
+ * its length (a dotted capital I becomes two characters, "i" and a combining dot); null where it
+ * did not, as for almost every text, and each position is its own.
+ */
+function positionsInText(body: string, lower: string): Int32Array | null {
+  if (lower.length === body.length) return null;
+  const at = new Int32Array(lower.length + 1);
+  let l = 0;
+  for (let b = 0; b < body.length; ) {
+    const point = String.fromCodePoint(body.codePointAt(b)!);
+    const lowered = point.toLowerCase().length;
+    for (let k = 0; k < lowered; k++) at[l + k] = b;
+    l += lowered;
+    b += point.length;
   }
-  if (matches.length === 0) return null;
-  const first = matches[0]!.start;
+  at[l] = body.length;
+  return at;
+}
+
+/**
+ * Offsets of every whole-word occurrence of the terms (lower-cased words, as `searchTerms` gives
+ * them) in the text, and a window of the text around the first. Each term is looked up as it is in
+ * the lower-cased text, and kept where no letter or digit is on either side: a search's page holds
+ * up to 75 texts, and splitting each into words made an object for every word.
+ */
+export function highlight(field: Highlight['field'], body: string, terms: string[], window = 160): Highlight | null {
+  const lower = body.toLowerCase();
+  const found: { start: number; end: number }[] = [];
+  for (const term of terms) {
+    if (term === '') continue;
+    for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + term.length)) {
+      if (!wordCharBefore(lower, at) && !wordCharAt(lower, at + term.length)) found.push({ start: at, end: at + term.length });
+    }
+  }
+  if (found.length === 0) return null;
+  found.sort((a, b) => a.start - b.start);
+  const positions = positionsInText(body, lower);
+  const inText = (at: number) => (positions ? positions[at]! : at);
+  const first = inText(found[0]!.start);
   const from = Math.max(0, Math.min(first - Math.floor(window / 3), body.length - window));
   const to = Math.min(body.length, from + window);
-  return {
-    field,
-    text: body.slice(from, to),
-    matches: matches.filter((m) => m.start >= from && m.start + m.length <= to).map((m) => ({ start: m.start - from, length: m.length })),
-  };
+  const matches: Highlight['matches'] = [];
+  for (const { start, end } of found) {
+    const [s, e] = [inText(start), inText(end)];
+    if (s >= from && e <= to) matches.push({ start: s - from, length: e - s });
+  }
+  return { field, text: body.slice(from, to), matches };
 }
