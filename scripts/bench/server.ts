@@ -11,6 +11,7 @@ import { Worker as Thread } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../../apps/server/src/config';
+import type { ReaderStatement } from '../../apps/server/src/db/sqlite-reader';
 import { startServer } from '../../apps/server/src/server';
 
 /** One statement the API sent to the database, with its parameters. */
@@ -45,8 +46,8 @@ function recordQueries(): void {
       return query.apply(this, args);
     };
     thread.postMessage = function (message, ...rest) {
-      const { sql, parameters } = (message ?? {}) as Partial<RecordedQuery>;
-      if (typeof sql === 'string' && Array.isArray(parameters)) recorded.push({ sql, parameters });
+      const { sql, parameters } = (message ?? {}) as Partial<ReaderStatement>;
+      if (typeof sql === 'string' && Array.isArray(parameters)) recorded.push({ sql, parameters: [...parameters] });
       return post.call(this, message, ...rest);
     };
     for (const name of sqliteCalls) {

@@ -11,12 +11,32 @@ import { createHash } from 'node:crypto';
 
 export const MAX_WORD = 100;
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** What words are made of: a letter or a digit, of any script. */
+const WORD_CHARACTER = '[\\p{L}\\p{N}]';
+const WORD = new RegExp(`${WORD_CHARACTER}+`, 'gu');
+/** A letter or digit exactly at lastIndex (sticky: `test` reads that one place and allocates nothing). */
+const wordCharacter = new RegExp(WORD_CHARACTER, 'uy');
+
+/** Every run of letters and digits of a text, lower-cased, in order, however long. */
+export const wordRuns = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
 
 /** The distinct words of a text, in order of first appearance. */
 export function wordsOf(text: string): string[] {
-  const words = text.toLowerCase().match(WORD) ?? [];
-  return [...new Set(words.filter((w) => w.length <= MAX_WORD))];
+  return [...new Set(wordRuns(text).filter((w) => w.length <= MAX_WORD))];
+}
+
+/** Whether a letter or digit starts at `at` in the text. */
+export function isWordCharacterAt(text: string, at: number): boolean {
+  wordCharacter.lastIndex = at;
+  return wordCharacter.test(text);
+}
+
+/** Whether the character that ends just before `at` is a letter or digit (a pair of surrogates is one character). */
+export function isWordCharacterBefore(text: string, at: number): boolean {
+  if (at === 0) return false;
+  const low = text.charCodeAt(at - 1);
+  const paired = at >= 2 && low >= 0xdc00 && low <= 0xdfff && text.charCodeAt(at - 2) >= 0xd800 && text.charCodeAt(at - 2) <= 0xdbff;
+  return isWordCharacterAt(text, paired ? at - 2 : at - 1);
 }
 
 /**

@@ -47,6 +47,9 @@ export interface ReaderOptions {
   statements?: number;
 }
 
+/** A statement as it is posted to the reader's thread (the bench's `--explain` records these). */
+export type ReaderStatement = { id: number; sql: string; parameters: readonly unknown[] };
+
 type Answer = { id: number; columns: string[]; rows: unknown[][] } | { id: number; error: { message: string; code?: string } };
 
 /** A reader's thread and the statements waiting for it; a thread that dies is started again by the next statement. */
@@ -68,7 +71,8 @@ class ReaderThread {
     const answer = new Promise<Answer>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
     // The thread keeps the process alive only while statements wait for it.
     if (this.#waiting.size === 1) worker.ref();
-    worker.postMessage({ id, sql, parameters });
+    const statement: ReaderStatement = { id, sql, parameters };
+    worker.postMessage(statement);
     return answer;
   }
 

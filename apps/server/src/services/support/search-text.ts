@@ -1,29 +1,12 @@
 import type { Highlight } from '@ticket/contracts';
+import { isWordCharacterAt, isWordCharacterBefore, wordRuns } from '../../db/search-terms';
 
 /**
  * Words as both engines index them: runs of letters and digits, lower-cased. Splitting the query
  * here keeps FTS5 and tsvector answering the same way (no operators, no stemming).
  */
 export function searchTerms(text: string): string[] {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words)].slice(0, 12);
-}
-
-/** A letter or digit that starts at lastIndex (sticky: `test` reads that one place and allocates nothing). */
-const wordChar = /[\p{L}\p{N}]/uy;
-
-/** Whether a letter or digit starts at `at`. */
-function wordCharAt(text: string, at: number): boolean {
-  wordChar.lastIndex = at;
-  return wordChar.test(text);
-}
-
-/** Whether the character that ends just before `at` is a letter or digit (a pair of surrogates is one character). */
-function wordCharBefore(text: string, at: number): boolean {
-  if (at === 0) return false;
-  const low = text.charCodeAt(at - 1);
-  const paired = at >= 2 && low >= 0xdc00 && low <= 0xdfff && text.charCodeAt(at - 2) >= 0xd800 && text.charCodeAt(at - 2) <= 0xdbff;
-  return wordCharAt(text, paired ? at - 2 : at - 1);
+  return [...new Set(wordRuns(text))].slice(0, 12);
 }
 
 /**
@@ -58,7 +41,7 @@ export function highlight(field: Highlight['field'], body: string, terms: string
   for (const term of terms) {
     if (term === '') continue;
     for (let at = lower.indexOf(term); at !== -1; at = lower.indexOf(term, at + term.length)) {
-      if (!wordCharBefore(lower, at) && !wordCharAt(lower, at + term.length)) found.push({ start: at, end: at + term.length });
+      if (!isWordCharacterBefore(lower, at) && !isWordCharacterAt(lower, at + term.length)) found.push({ start: at, end: at + term.length });
     }
   }
   if (found.length === 0) return null;
@@ -70,8 +53,9 @@ export function highlight(field: Highlight['field'], body: string, terms: string
   const to = Math.min(body.length, from + window);
   const matches: Highlight['matches'] = [];
   for (const { start, end } of found) {
-    const [s, e] = [inText(start), inText(end)];
-    if (s >= from && e <= to) matches.push({ start: s - from, length: e - s });
+    const startInText = inText(start);
+    const endInText = inText(end);
+    if (startInText >= from && endInText <= to) matches.push({ start: startInText - from, length: endInText - startInText });
   }
   return { field, text: body.slice(from, to), matches };
 }
