@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { supportsRowLocks, type Engine } from './database';
-import { scopedWords, searchScope } from './search-terms';
+import { scopedWords } from './search-terms';
 import type { DB } from './schema';
 
 /*
@@ -25,16 +25,44 @@ import type { DB } from './schema';
  */
 export const unseenByPlanner = (value: unknown, type: 'text' | 'text[]' | 'tsquery'): RawBuilder<unknown> => sql`(select ${value}::${sql.raw(type)})::${sql.raw(type)}`;
 
-/** A predicate on `ticket_search`: the document, of one of these servers, holds any of the terms. */
-export function documentsWithAny(engine: Engine, terms: string[], serverIds: string[]): RawBuilder<boolean> {
+/** SQLite: a predicate on `ticket_search`: the document, of one of these servers, holds any of the terms. */
+export function documentsWithAny(terms: string[], serverIds: string[]): RawBuilder<boolean> {
   const words = serverIds.flatMap((id) => scopedWords(id, terms));
   if (words.length === 0) return sql<boolean>`1 = 0`;
-  if (engine === 'postgres') return sql<boolean>`ticket_search.tsv @@ ${unseenByPlanner(words.map(lexeme).join(' | '), 'tsquery')}`;
   return sql<boolean>`ticket_search match ${words.map(ftsWord).join(' OR ')}`;
 }
 
 /**
- * PostgreSQL: the tickets, of one of these servers' scopes, that hold every term in their postings
+ * PostgreSQL: a search's words, in these servers' scopes, as its statement binds them, so that the
+ * statement is built once for each shape of search (`reusableQuery`), not for each search:
+ * - `heldWords`: the words a ticket must hold. In one server, each distinct term's word, in order;
+ *   in several, every server's word of every term.
+ * - `heldTerms`: how many distinct terms; `acrossServers`: whether there are several servers. Both
+ *   choose what is built (`heldTerms` is written in).
+ * - `anyWord`: the query (tsquery) of a document that holds any of the words.
+ * Null when there is no server or no term: nothing can match.
+ */
+export type SearchWords = { heldWords: string[]; heldTerms: number; acrossServers: boolean; anyWord: string };
+
+export function searchWords(terms: string[], serverIds: string[]): SearchWords | null {
+  const distinct = [...new Set(terms)];
+  const servers = [...new Set(serverIds)];
+  if (servers.length === 0 || distinct.length === 0) return null;
+  const everyWord = servers.flatMap((id) => scopedWords(id, distinct));
+  return {
+    heldWords: servers.length > 1 ? [...new Set(everyWord)] : everyWord,
+    heldTerms: distinct.length,
+    acrossServers: servers.length > 1,
+    anyWord: [...new Set(everyWord)].map(lexeme).join(' | '),
+  };
+}
+
+/** PostgreSQL: a predicate on `ticket_search`: the document holds any of the search's words. */
+export const documentsWithAnyWord = (words: Pick<SearchWords, 'anyWord'>): RawBuilder<boolean> =>
+  sql<boolean>`ticket_search.tsv @@ ${unseenByPlanner(words.anyWord, 'tsquery')}`;
+
+/**
+ * PostgreSQL: the tickets, of the search's servers' scopes, that hold every term in their postings
  * (`ticket_postings`, migration 0031: each of a ticket's words once), as a query of their ids
  * (`ticket_id`), for a statement to find once under the name `holding` (WITH) and use by
  * `heldTicket` and `serverTicketsHeld`. A ticket's words are all of its own server's scope, so it
@@ -51,22 +79,19 @@ export function documentsWithAny(engine: Engine, terms: string[], serverIds: str
  * The words are not shown to the planner (`unseenByPlanner`), so that PostgreSQL keeps one plan,
  * which it makes once per connection and reuses.
  */
-export function ticketsHoldingAll(terms: string[], serverIds: string[]): RawBuilder<{ ticket_id: string }> {
-  const distinct = [...new Set(terms)];
-  const servers = [...new Set(serverIds)];
-  if (servers.length === 0 || distinct.length === 0) return sql`select null::text as ticket_id where false`;
-  if (servers.length > 1) {
-    const words = [...new Set(servers.flatMap((id) => scopedWords(id, distinct)))];
+export function ticketsHoldingAll(words: Omit<SearchWords, 'anyWord'>): RawBuilder<{ ticket_id: string }> {
+  if (words.acrossServers) {
     return sql`select ticket_postings.ticket_id from ticket_postings
-      where ticket_postings.word = any(${unseenByPlanner(words, 'text[]')})
-      group by ticket_postings.ticket_id having count(*) >= ${distinct.length}`;
+      where ticket_postings.word = any(${unseenByPlanner(words.heldWords, 'text[]')})
+      group by ticket_postings.ticket_id having count(*) >= ${sql.lit(words.heldTerms)}`;
   }
-  const [first, ...others] = scopedWords(servers[0]!, distinct).map((word) => unseenByPlanner(word, 'text'));
-  const joins = others.map((word, i) => {
+  // The nth term's word, of the words bound as one array.
+  const word = (n: number) => unseenByPlanner(sql`(${words.heldWords}::text[])[${sql.lit(n + 1)}]`, 'text');
+  const joins = Array.from({ length: words.heldTerms - 1 }, (_, i) => {
     const posting = sql.raw(`p${i + 1}`);
-    return sql`join ticket_postings as ${posting} on ${posting}.ticket_id = p0.ticket_id and ${posting}.word = ${word}`;
+    return sql`join ticket_postings as ${posting} on ${posting}.ticket_id = p0.ticket_id and ${posting}.word = ${word(i + 1)}`;
   });
-  return sql`select p0.ticket_id from ticket_postings as p0 ${sql.join(joins, sql` `)} where p0.word = ${first}`;
+  return sql`select p0.ticket_id from ticket_postings as p0 ${sql.join(joins, sql` `)} where p0.word = ${word(0)}`;
 }
 
 /**
@@ -83,11 +108,21 @@ export const heldTicket = (ticketId: RawBuilder<unknown> = sql.ref('tickets.id')
 /**
  * PostgreSQL: how many of one server's tickets are of `holding`. While the server is alone in its
  * search scope (migration 0035), every ticket holding words of that scope is its own, and they are
- * counted as they were found; otherwise by `counted`, which reads the server's tickets.
+ * counted as they were found; otherwise by `counted`, which reads the server's tickets. `scope` is
+ * the server's search scope (`searchScope`), bound as a value of its own.
  */
-export function serverTicketsHeld(serverId: string, counted: RawBuilder<number>): RawBuilder<number> {
-  const shared = sql`exists (select 1 from search_scopes where search_scopes.scope = ${searchScope(serverId)} and search_scopes.server_id <> ${serverId})`;
+export function serverTicketsHeld(serverId: string, scope: string, counted: RawBuilder<number>): RawBuilder<number> {
+  const shared = sql`exists (select 1 from search_scopes where search_scopes.scope = ${scope} and search_scopes.server_id <> ${serverId})`;
   return sql<number>`case when ${shared} then ${counted} else (select count(*) from holding) end`;
+}
+
+/**
+ * A predicate: the value (a column) is one of these strings, bound as one value, so that the
+ * statement's text, and PostgreSQL's prepared statement, is the same however many there are.
+ */
+export function isOneOf(engine: Engine, value: RawBuilder<unknown>, strings: string[]): RawBuilder<boolean> {
+  if (engine === 'postgres') return sql<boolean>`${value} = any(${strings}::text[])`;
+  return sql<boolean>`${value} in (select json_each.value from json_each(${JSON.stringify(strings)}))`;
 }
 
 /** SQLite: the FTS5 query of `ticket_words` (migration 0030) for a ticket, of one of these servers, that holds every term. */

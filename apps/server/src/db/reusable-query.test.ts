@@ -84,6 +84,23 @@ describe.each(engines)('a reusable query on %s', (engine) => {
     expect(texts.every((text) => /"active" = (\$1|\?)/.test(text))).toBe(true);
   });
 
+  it.runIf(engine === 'postgres')('binds a list of strings as one value, one statement for any length, and an empty list as it is', async () => {
+    const db = await withServers();
+    let built = 0;
+    const named = reusableQuery((qb, v: { names: readonly string[] }) => {
+      built++;
+      return qb.selectFrom('servers').select('id').where(Array.isArray(v.names) ? sql<boolean>`false` : sql<boolean>`name = any(${v.names}::text[])`).orderBy('id');
+    });
+    const ids = async (names: string[]) => (await named(db, { names })).map((r) => r.id);
+    expect(await ids(['alpha', 'gamma'])).toEqual(['1', '3']);
+    expect(await ids(['beta'])).toEqual(['2']);
+    expect(await ids(['', 'alpha', 'beta', "it's, {odd}"])).toEqual(['1', '2', '4']);
+    expect(built).toBe(1);
+    // An empty list is a shape of its own, given to the query as it is.
+    expect(await ids([])).toEqual([]);
+    expect(built).toBe(2);
+  });
+
   it('refuses a query that writes a bound value into its SQL, or computes with one, instead of binding it', async () => {
     const db = await withServers();
     const written = reusableQuery((qb, v: { name: string }) => qb.selectFrom('servers').select('id').where(sql.raw<boolean>(`name = '${v.name}'`)));

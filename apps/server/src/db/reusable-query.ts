@@ -2,8 +2,8 @@ import { CompiledQuery, type Compilable, type Kysely, type Transaction } from 'k
 import { prepareOnPostgres, supportsRowLocks } from './database';
 import type { DB } from './schema';
 
-/** A query's values by name: strings and numbers are bound, the others choose what is built. */
-export type QueryValues = Record<string, string | number | boolean | null | undefined>;
+/** A query's values by name: strings, numbers and lists of strings are bound, the others choose what is built. */
+export type QueryValues = Record<string, string | number | readonly string[] | boolean | null | undefined>;
 
 /** Stands for a call's value among a compiled query's parameters. */
 class Slot {
@@ -18,8 +18,9 @@ class Slot {
   }
 }
 
-/** A non-empty string or a non-zero number is bound as a parameter; any other value chooses the shape. */
-const isBound = (value: QueryValues[string]): value is string | number => (typeof value === 'string' || typeof value === 'number') && !!value;
+/** A non-empty string, a non-zero number or a non-empty list is bound as a parameter; any other value chooses the shape. */
+const isBound = (value: QueryValues[string]): value is string | number | readonly string[] =>
+  Array.isArray(value) ? value.length > 0 : (typeof value === 'string' || typeof value === 'number') && !!value;
 
 /** Whether the value named `name` goes as a parameter: bound, and not one the query writes into its text. */
 const isSlot = (name: string, value: QueryValues[string], written: ReadonlySet<string>) => isBound(value) && !written.has(name);
@@ -50,11 +51,13 @@ function standIns<V extends QueryValues>(values: V, written: ReadonlySet<string>
  * columns the most), longer than SQLite takes to read the page. PostgreSQL prepares it once per
  * connection (`prepareOnPostgres`).
  *
- * `build` gets each non-empty string and non-zero number as a stand-in that Kysely binds as a
- * parameter, and everything else (booleans, null, undefined, '' and 0) as it is: those choose the
- * shape, so `if (values.Subject)` or `values.Active === true` may decide what is built. It must use
- * a bound value only as a value: the first call of a shape refuses a query that computes with one
- * or writes one into the SQL's text (`sql.raw`, `sql.lit`, `sql.ref`).
+ * `build` gets each non-empty string, non-zero number and non-empty list of strings as a stand-in
+ * that Kysely binds as a parameter (a list as one value: PostgreSQL's array; SQLite binds none), and everything else
+ * (booleans, null, undefined, '', 0 and an empty list) as it is: those choose the shape, so
+ * `if (values.Subject)` or `values.Active === true` may decide what is built. It must use a bound
+ * value only as a value: the first call of a shape refuses a query that computes with one or writes
+ * one into the SQL's text (`sql.raw`, `sql.lit`, `sql.ref`); a list's length or items read in
+ * `build` are not caught, and must not be read.
  *
  * `written` names values that `build` gets as they are, to write into the SQL's text: each value
  * is then a shape of its own, so only for a value from a small set that the caller bounds (the

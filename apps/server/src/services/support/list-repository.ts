@@ -1,7 +1,8 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import type { Engine } from '../../db/database';
-import { documentsWithAny, heldTicket, serverTicketsHeld, ticketsHoldingAll, ticketWordsMatch } from '../../db/engine-sql';
+import { documentsWithAnyWord, heldTicket, isOneOf, searchWords, serverTicketsHeld, ticketsHoldingAll, ticketWordsMatch, type SearchWords } from '../../db/engine-sql';
+import { searchScope } from '../../db/search-terms';
 import { reusableQuery, runPrepared } from '../../db/reusable-query';
 import type { Db, TicketRow } from './repository';
 import { NUMBER_BITS, foundTexts, withFoundTexts, type FoundText } from './search-repository';
@@ -14,13 +15,15 @@ import { NUMBER_BITS, foundTexts, withFoundTexts, type FoundText } from './searc
 /** Whose tickets a list covers: one server's (staff) or the caller's own (personal). */
 export type TicketScope = { serverId: string } | { userId: string };
 
-/** A server's change counter, read before every reused list (compiled once). */
-const serverChanges = reusableQuery((db, v: { serverId: string }) => db.selectFrom('server_changes').select('version').where('server_id', '=', v.serverId));
-
-/** The server's change counter (migration 0010): 0 until something of it is first written. */
-export async function serverVersion(db: Db, serverId: string): Promise<number> {
-  const [row] = await serverChanges(db, { serverId });
-  return Number(row?.version ?? 0);
+/**
+ * Servers' change counters (migration 0010), read before every reused answer: 0 for a server
+ * nothing of which was written yet. The servers go as one value, so that any number of them is one
+ * statement (prepared once on PostgreSQL).
+ */
+export async function serverVersions(db: Db, engine: Engine, serverIds: string[]): Promise<Map<string, number>> {
+  const query = db.selectFrom('server_changes').select(['server_id', 'version']).where(isOneOf(engine, sql.ref('server_id'), serverIds));
+  const rows = await runPrepared(db, query);
+  return new Map(rows.map((row) => [row.server_id, Number(row.version)]));
 }
 
 /** The columns a list shows of each ticket (and a search needs to find its documents). */
@@ -237,6 +240,63 @@ function membershipMatches(db: Db, userId: string) {
     .select(['mine.ticket_id as id', 'mine.last_activity_at as activity', 'mine.ticket_id as tie']) as unknown as ReturnType<typeof ticketMatches>;
 }
 
+/**
+ * PostgreSQL: what a search's statement is built from: the list's values, whether it has filters,
+ * the words (engine-sql.ts, `searchWords`) and, for a server's search, its search scope.
+ */
+type FoundValues = ListValues & SearchWords & { unfiltered: boolean; scope?: string };
+
+/**
+ * PostgreSQL: the tickets a search finds (`holding`, found once, as WITH), the list's tickets among
+ * them (`matches`), and how many those are (`total`).
+ * A member's whole own list is their memberships, read off their index, with no ticket looked up:
+ * a membership is of a live ticket (a ticket is deleted with its memberships), as the list's total
+ * already counts them (migration 0029). Looking up each match in `tickets` took 357–544 ms for a
+ * member with 40,000 tickets on 40 servers, against 38–46 ms. Filters read the tickets, and the
+ * page keeps live tickets only either way.
+ */
+function foundTickets(db: Db, v: FoundValues) {
+  const matches = v.userId !== undefined && v.unfiltered ? membershipMatches(db, v.userId) : ticketMatches(listedTickets(db, v));
+  const counted = sql<number>`${db.selectFrom(matches.as('counted')).select((eb) => eb.fn.countAll<number>().as('n'))}`;
+  // A server's whole list is counted as its tickets were found, where the words are its own alone.
+  const total = v.serverId !== undefined && v.scope !== undefined && v.unfiltered ? serverTicketsHeld(v.serverId, v.scope, counted) : counted;
+  // Kysely writes a raw query as it is: the parentheses of a common table expression are its own.
+  const found = db.with((cte) => cte('holding').materialized(), () => sql`(${ticketsHoldingAll(v)})`);
+  return { found, matches, total };
+}
+
+/**
+ * PostgreSQL: a page of a search, the number of matches and the texts to highlight, in one
+ * statement (compiled once per shape of filters and number of words). The page is read off the
+ * list's index, in its order, keeping the tickets found (heldTicket), so it stops at its last
+ * match; the whole rows of its tickets are read after. Its text is the same for every search with
+ * the same filters and as many words (the words are values), and its plan too, so PostgreSQL plans
+ * it once per connection (engine-sql.ts, ticketsHoldingAll).
+ */
+const foundPage = reusableQuery((db, v: FoundValues & PageValues) => {
+  const { found, matches, total } = foundTickets(db, v);
+  const ordered = { activity: sql.ref('matches.activity'), tie: sql.ref('matches.tie') };
+  return found
+    .with('hits', (qb) => onePage(qb.selectFrom(matches.as('matches')).select('matches.id'), ordered, v))
+    .selectFrom('hits')
+    .innerJoin('tickets', 'tickets.id', 'hits.id')
+    .leftJoin('servers', 'servers.id', 'tickets.server_id')
+    .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
+    .select(LIST_COLUMNS)
+    .select(NAME_COLUMNS)
+    .select(total.as('total_in_scope'))
+    .select(foundTexts(documentsWithAnyWord(v)).as('found'))
+    .where('tickets.deleted', '=', sql.lit(0))
+    .orderBy('tickets.last_activity_at', 'desc')
+    .orderBy('tickets.id', 'desc');
+}, ['firstPage', 'heldTerms']);
+
+/** PostgreSQL: how many tickets a search finds, past its last page (where no row carries it). */
+const foundTotal = reusableQuery((db, v: FoundValues) => {
+  const { found, total } = foundTickets(db, v);
+  return found.selectNoFrom(total.as('n'));
+}, ['heldTerms']);
+
 /** One page of tickets in scope, newest activity first, with the list filters and an optional search. */
 export async function pageTickets(
   db: Db,
@@ -278,48 +338,15 @@ export async function pageTickets(
     const [rows, n] = await Promise.all([searchPage(db, { ...searched, ...pageValues(offset, filters.Amount) }), total]);
     return { rows: await withFoundTexts(db, rows, terms), total: Number(n[0]?.n ?? 0) };
   }
-  const listed = listedTickets(db, values);
-  // PostgreSQL gives the page, the number of matches and the texts to highlight in one statement.
-  // The tickets that hold the words are found once (`holding`). The page is read off the list's
-  // index, in its order, keeping those tickets (heldTicket), so it stops at its last match; the
-  // whole rows of its tickets are read after.
-  // A member's whole own list is their memberships, read off their index, with no ticket looked
-  // up: a membership is of a live ticket (a ticket is deleted with its memberships), as the list's
-  // total already counts them (migration 0029). Looking up each match in `tickets` took 357–544 ms
-  // for a member with 40,000 tickets on 40 servers, against 38–46 ms. Filters read the tickets,
-  // and the page keeps live tickets only either way.
-  const matches = 'userId' in scope && unfiltered ? membershipMatches(db, scope.userId) : ticketMatches(listed);
-  const counted = sql<number>`${db.selectFrom(matches.as('counted')).select((eb) => eb.fn.countAll<number>().as('n'))}`;
-  // A server's whole list is counted as its tickets were found, where the words are its own alone.
-  const total = 'serverId' in scope && unfiltered ? serverTicketsHeld(scope.serverId, counted) : counted;
-  // Kysely writes a raw query as it is: the parentheses of a common table expression are its own.
-  const found = db.with((cte) => cte('holding').materialized(), () => sql`(${ticketsHoldingAll(terms, servers)})`);
-  const ordered = { activity: sql.ref('matches.activity'), tie: sql.ref('matches.tie') };
-  // Its text is the same for every search with the same filters and as many words (the words are
-  // values), and its plan too, so PostgreSQL plans it once per connection (engine-sql.ts,
-  // ticketsHoldingAll).
-  const page = await runPrepared(
-    db,
-    found
-      .with('hits', (qb) => onePage(qb.selectFrom(matches.as('matches')).select('matches.id'), ordered, pageValues(offset, filters.Amount)))
-      .selectFrom('hits')
-      .innerJoin('tickets', 'tickets.id', 'hits.id')
-      .leftJoin('servers', 'servers.id', 'tickets.server_id')
-      .leftJoin('subjects', 'subjects.id', 'tickets.subject_id')
-      .select(LIST_COLUMNS)
-      .select(NAME_COLUMNS)
-      .select(total.as('total_in_scope'))
-      .select(foundTexts(documentsWithAny(engine, terms, servers)).as('found'))
-      .where('tickets.deleted', '=', sql.lit(0))
-      .orderBy('tickets.last_activity_at', 'desc')
-      .orderBy('tickets.id', 'desc'),
-  );
+  const words = searchWords(terms, servers);
+  if (!words) return { rows: [], total: 0 };
+  const searched: FoundValues = { ...values, ...words, unfiltered, ...('serverId' in scope ? { scope: searchScope(scope.serverId) } : {}) };
+  const page = await foundPage(db, { ...searched, ...pageValues(offset, filters.Amount) });
   if (page.length > 0 || offset === 0) {
     const rows = page.map(({ total_in_scope: _total, ...row }) => row);
     return { rows, total: Number(page[0]?.total_in_scope ?? 0) };
   }
-  // Past the last page there is no row to carry the total.
-  return { rows: [], total: Number((await found.selectNoFrom(total.as('n')).executeTakeFirstOrThrow()).n) };
+  return { rows: [], total: Number((await foundTotal(db, searched))[0]?.n ?? 0) };
 }
 
 /** A page of the servers where someone is a member of a ticket, by name, and how many there are (migration 0032). */

@@ -193,7 +193,7 @@ export async function withFoundTexts<T extends Pick<TicketRow, 'id' | 'server_id
         sql<FoundText & { ticket_id: string }>`select ticket_search.ticket_id, ticket_search.kind, ticket_search.body from (
             select ticket_search.rowid as doc,
               row_number() over (partition by ticket_search.rowid >> ${sql.lit(DOC_BITS)} order by ticket_search.rowid) as nth
-            from ticket_search where ${documentsWithAny('sqlite', terms, [serverId])}
+            from ticket_search where ${documentsWithAny(terms, [serverId])}
             and ticket_search.rowid between ${firstDoc(Math.min(...keys))} and ${firstDoc(Math.max(...keys))} + ${DOCS_PER_TICKET} - 1
             and ticket_search.rowid >> ${sql.lit(DOC_BITS)} in (select value from json_each(${JSON.stringify(keys)}))) as found
           join ticket_search on ticket_search.rowid = found.doc

@@ -22,6 +22,7 @@ import type {
 } from '@ticket/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import { fromJson, isUniqueViolation, now, toFlag, toJson, type Engine } from '../../db/database';
+import { gatheredReads } from '../../db/gathered-reads';
 import type { DB } from '../../db/schema';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../http/errors';
 import type { Caller } from '../../http/route';
@@ -54,6 +55,8 @@ const pageOf = <T>(elements: T[], page: number, amount: number, total: number): 
 export class SupportService {
   /** How rows are shown: whole tickets, list items, messages. */
   private readonly shapes: TicketShapes;
+  /** A server's change counter, read with those of the other servers asked for meanwhile (one statement). */
+  private readonly serverVersion: (serverId: string) => Promise<number>;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -66,6 +69,7 @@ export class SupportService {
     private readonly reads: Kysely<DB> = db,
   ) {
     this.shapes = new TicketShapes(db, platform, files);
+    this.serverVersion = gatheredReads((serverIds: string[]) => lists.serverVersions(db, engine, serverIds), 0);
   }
 
   // --- Access ---------------------------------------------------------------------------------
@@ -95,7 +99,7 @@ export class SupportService {
 
   /** Changes whenever anything a list of this server's tickets shows changes. */
   async listVersion(serverId: string): Promise<string> {
-    return String(await lists.serverVersion(this.db, serverId));
+    return String(await this.serverVersion(serverId));
   }
 
   async search(serverId: string, query: TicketListQuery, text: string): Promise<PagedResult<TicketListItem>> {
