@@ -2,8 +2,9 @@ import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import type { Engine } from '../../db/database';
 import { documentsWithAnyWord, heldTicket, isOneOf, searchWords, serverTicketsHeld, ticketsHoldingAll, ticketWordsMatch, type SearchWords } from '../../db/engine-sql';
-import { searchScope } from '../../db/search-terms';
+import { gatheredReads } from '../../db/gathered-reads';
 import { reusableQuery, runPrepared } from '../../db/reusable-query';
+import { searchScope } from '../../db/search-terms';
 import type { Db, TicketRow } from './repository';
 import { NUMBER_BITS, foundTexts, withFoundTexts, type FoundText } from './search-repository';
 
@@ -15,15 +16,27 @@ import { NUMBER_BITS, foundTexts, withFoundTexts, type FoundText } from './searc
 /** Whose tickets a list covers: one server's (staff) or the caller's own (personal). */
 export type TicketScope = { serverId: string } | { userId: string };
 
-/**
- * Servers' change counters (migration 0010), read before every reused answer: 0 for a server
- * nothing of which was written yet. The servers go as one value, so that any number of them is one
- * statement (prepared once on PostgreSQL).
- */
-export async function serverVersions(db: Db, engine: Engine, serverIds: string[]): Promise<Map<string, number>> {
+/** A server's change counter (compiled once). */
+const serverChanges = reusableQuery((db, v: { serverId: string }) => db.selectFrom('server_changes').select('version').where('server_id', '=', v.serverId));
+
+/** Servers' change counters, the servers bound as one value: any number of them is one statement, prepared once. */
+async function serverVersions(db: Db, engine: Engine, serverIds: string[]): Promise<Map<string, number>> {
   const query = db.selectFrom('server_changes').select(['server_id', 'version']).where(isOneOf(engine, sql.ref('server_id'), serverIds));
   const rows = await runPrepared(db, query);
   return new Map(rows.map((row) => [row.server_id, Number(row.version)]));
+}
+
+/**
+ * How a server's change counter (migration 0010) is read before every reused answer: 0 for a
+ * server nothing of which was written yet. On PostgreSQL each read is a round trip, so a server
+ * asked while one is under way is read with every other asked meanwhile, in one statement
+ * (`gatheredReads`): with answers reused, 0.72–0.84 of the bare route's requests against
+ * 0.49–0.64 one read each. SQLite reads on the API's own thread, in microseconds: gathering its
+ * reads gave 0.49–0.57 against 0.55–0.79, so it reads each on its own.
+ */
+export function serverVersionReader(db: Db, engine: Engine): (serverId: string) => Promise<number> {
+  if (engine === 'postgres') return gatheredReads((serverIds: string[]) => serverVersions(db, engine, serverIds), 0);
+  return async (serverId) => Number((await serverChanges(db, { serverId }))[0]?.version ?? 0);
 }
 
 /** The columns a list shows of each ticket (and a search needs to find its documents). */

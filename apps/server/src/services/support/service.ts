@@ -22,7 +22,6 @@ import type {
 } from '@ticket/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import { fromJson, isUniqueViolation, now, toFlag, toJson, type Engine } from '../../db/database';
-import { gatheredReads } from '../../db/gathered-reads';
 import type { DB } from '../../db/schema';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../../http/errors';
 import type { Caller } from '../../http/route';
@@ -55,7 +54,7 @@ const pageOf = <T>(elements: T[], page: number, amount: number, total: number): 
 export class SupportService {
   /** How rows are shown: whole tickets, list items, messages. */
   private readonly shapes: TicketShapes;
-  /** A server's change counter, read with those of the other servers asked for meanwhile (one statement). */
+  /** A server's change counter (list-repository.ts, serverVersionReader). */
   private readonly serverVersion: (serverId: string) => Promise<number>;
 
   constructor(
@@ -69,7 +68,7 @@ export class SupportService {
     private readonly reads: Kysely<DB> = db,
   ) {
     this.shapes = new TicketShapes(db, platform, files);
-    this.serverVersion = gatheredReads((serverIds: string[]) => lists.serverVersions(db, engine, serverIds), 0);
+    this.serverVersion = lists.serverVersionReader(db, engine);
   }
 
   // --- Access ---------------------------------------------------------------------------------
