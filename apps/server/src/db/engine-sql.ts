@@ -48,13 +48,9 @@ export function searchWords(terms: string[], serverIds: string[]): SearchWords |
   const distinct = [...new Set(terms)];
   const servers = [...new Set(serverIds)];
   if (servers.length === 0 || distinct.length === 0) return null;
-  const everyWord = servers.flatMap((id) => scopedWords(id, distinct));
-  return {
-    heldWords: servers.length > 1 ? [...new Set(everyWord)] : everyWord,
-    heldTerms: distinct.length,
-    acrossServers: servers.length > 1,
-    anyWord: [...new Set(everyWord)].map(lexeme).join(' | '),
-  };
+  // One server's words are distinct as its terms are; servers sharing a scope share words.
+  const words = [...new Set(servers.flatMap((id) => scopedWords(id, distinct)))];
+  return { heldWords: words, heldTerms: distinct.length, acrossServers: servers.length > 1, anyWord: words.map(lexeme).join(' | ') };
 }
 
 /** PostgreSQL: a predicate on `ticket_search`: the document holds any of the search's words. */

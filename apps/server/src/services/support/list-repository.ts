@@ -339,9 +339,9 @@ export async function pageTickets(
   // The words are looked up in the servers the list can show (a member's: those of their tickets);
   // the list's own conditions keep the matching tickets of its own.
   const servers = 'serverId' in scope ? [scope.serverId] : filters.Server ? [filters.Server] : await memberServers(db, scope.userId);
+  if (servers.length === 0) return { rows: [], total: 0 };
   if (engine === 'sqlite') {
     // The matches are counted apart from the page, which stops at its last match.
-    if (servers.length === 0) return { rows: [], total: 0 };
     const searched: SearchValues = { ...values, words: ticketWordsMatch(terms, servers) };
     const total = !unfiltered
       ? searchCount(db, searched)
