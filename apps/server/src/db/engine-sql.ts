@@ -25,12 +25,12 @@ import type { DB } from './schema';
  */
 export const unseenByPlanner = (value: unknown, type: 'text' | 'text[]' | 'tsquery'): RawBuilder<unknown> => sql`(select ${value}::${sql.raw(type)})::${sql.raw(type)}`;
 
-/** SQLite: a predicate on `ticket_search`: the document, of one of these servers, holds any of the terms. */
-export function documentsWithAny(terms: string[], serverIds: string[]): RawBuilder<boolean> {
-  const words = serverIds.flatMap((id) => scopedWords(id, terms));
-  if (words.length === 0) return sql<boolean>`1 = 0`;
-  return sql<boolean>`ticket_search match ${words.map(ftsWord).join(' OR ')}`;
-}
+/** SQLite: the FTS5 query of `ticket_search` for a document, of one of these servers, that holds any of the terms. */
+export const anyWordMatch = (terms: string[], serverIds: string[]): string =>
+  serverIds
+    .flatMap((id) => scopedWords(id, terms))
+    .map(ftsWord)
+    .join(' OR ');
 
 /**
  * PostgreSQL: a search's words, in these servers' scopes, as its statement binds them, so that the
