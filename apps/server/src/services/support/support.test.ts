@@ -263,6 +263,9 @@ describe.each(engines)('Ticket API on %s', (engine) => {
     await say(a.ticketId, 'An update about the order', 'User', USERS.eli);
     const pages = async (text: string, filter = '') => (await as(owner, 'POST', `${base}/search?Amount=1${filter}`, { text })).json<PagedResult<TicketListItem>>();
     expect((await pages('update')).maxPage).toBe(2);
+    // Past its last page a search shows nothing more, and still counts what it finds.
+    expect(await pages('update', '&Page=3')).toEqual({ page: 3, maxPage: 2, elements: [] });
+    expect(await pages('update', '&Active=true&Page=3')).toEqual({ page: 3, maxPage: 2, elements: [] });
     expect((await pages('update', '&Active=true')).maxPage).toBe(2);
     expect((await pages('update', '&Active=false')).elements).toEqual([]);
     expect((await search('update order')).elements.map((t) => t.ticketId)).toEqual([a.ticketId]);
