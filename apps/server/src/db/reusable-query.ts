@@ -82,15 +82,3 @@ export function reusableQuery<V extends QueryValues, R>(build: (db: Kysely<DB>, 
     return (await db.executeQuery<R>(CompiledQuery.raw(template.sql, parameters))).rows;
   };
 }
-
-/**
- * Runs a query built for this call whose text depends on its shape alone (every value bound, none
- * written in): PostgreSQL prepares it once per connection by its text, as `reusableQuery`'s, and
- * skips planning it once its general plan is as good. For a query whose values cannot all be
- * given to `reusableQuery` (a list of strings that SQLite reads as JSON text).
- */
-export async function runPrepared<R>(db: Kysely<DB> | Transaction<DB>, query: Compilable<R>): Promise<R[]> {
-  const compiled = query.compile();
-  if (supportsRowLocks(db)) prepareOnPostgres(compiled.sql);
-  return (await db.executeQuery<R>(compiled)).rows;
-}
