@@ -75,4 +75,25 @@ describe('Searches on SQLite in a file', () => {
     expect(searched(onReader)).toBe(4);
     expect(searched(onApi)).toBe(0);
   });
+
+  it('leave out a ticket deleted after the reader found it, and show the others as they are now', async () => {
+    const gone = await open('refund-gone');
+    const kept = await open('refund-kept');
+    const reads = ctx.built.database.reads;
+    const run = reads.executeQuery.bind(reads);
+    let deleted = false;
+    // The page is found on the reader; the ticket is deleted and the other renamed before its rows are read.
+    vi.spyOn(reads, 'executeQuery').mockImplementation(async (query) => {
+      const answer = await run(query);
+      if (!deleted && (query as CompiledQuery).sql.includes('order by')) {
+        deleted = true;
+        expect((await as(owner, 'DELETE', `${base}/tickets/${gone.ticketId}`)).statusCode).toBe(204);
+        expect((await as(owner, 'PUT', `${base}/tickets/${kept.ticketId}`, { ticketName: 'refund-renamed' })).statusCode).toBe(200);
+      }
+      return answer;
+    });
+    const found = await search('refund');
+    expect(deleted).toBe(true);
+    expect(found.elements.map((t) => [t.ticketId, t.name])).toEqual([[kept.ticketId, 'refund-renamed']]);
+  });
 });

@@ -104,7 +104,7 @@ export class SupportService {
   async search(serverId: string, query: TicketListQuery, text: string): Promise<PagedResult<TicketListItem>> {
     const terms = searchTerms(text);
     if (terms.length === 0) throw new BadRequestError('Search text needs at least one letter or digit', 'body.text');
-    const { rows, total } = await lists.pageTickets(this.reads, this.engine, { serverId }, query, terms);
+    const { rows, total } = await lists.pageTickets(this.reads, this.engine, { serverId }, query, terms, this.db);
     return pageOf(await this.shapes.listItems(rows, terms), query.Page, query.Amount, total);
   }
 
@@ -388,7 +388,7 @@ export class SupportService {
   async personalSearch(caller: Caller | null, query: TicketListQuery, text: string): Promise<PagedResult<TicketListItem>> {
     const terms = searchTerms(text);
     if (terms.length === 0) throw new BadRequestError('Search text needs at least one letter or digit', 'body.text');
-    const { rows, total } = await lists.pageTickets(this.reads, this.engine, { userId: this.userOf(caller) }, query, terms);
+    const { rows, total } = await lists.pageTickets(this.reads, this.engine, { userId: this.userOf(caller) }, query, terms, this.db);
     return pageOf(await this.shapes.listItems(rows, terms), query.Page, query.Amount, total);
   }
 
