@@ -118,8 +118,15 @@ export function serverTicketsHeld(serverId: string, scope: string, counted: RawB
  */
 export function isOneOf(engine: Engine, value: RawBuilder<unknown>, strings: string[]): RawBuilder<boolean> {
   if (engine === 'postgres') return sql<boolean>`${value} = any(${strings}::text[])`;
-  return sql<boolean>`${value} in (select json_each.value from json_each(${JSON.stringify(strings)}))`;
+  return inJsonArray(value, JSON.stringify(strings));
 }
+
+/**
+ * SQLite: a predicate, the value is one of the items of a JSON array (`json`, bound as one text
+ * value), as SQLite binds no list: one statement however many items there are.
+ */
+export const inJsonArray = (value: RawBuilder<unknown>, json: string): RawBuilder<boolean> =>
+  sql<boolean>`${value} in (select json_each.value from json_each(${json}))`;
 
 /** SQLite: the FTS5 query of `ticket_words` (migration 0030) for a ticket, of one of these servers, that holds every term. */
 export const ticketWordsMatch = (terms: string[], serverIds: string[]): string =>

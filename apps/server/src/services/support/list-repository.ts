@@ -1,7 +1,7 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { TicketListQuery } from '@ticket/contracts';
 import type { Engine } from '../../db/database';
-import { documentsWithAnyWord, heldTicket, isOneOf, searchWords, serverTicketsHeld, ticketsHoldingAll, ticketWordsMatch, type SearchWords } from '../../db/engine-sql';
+import { documentsWithAnyWord, heldTicket, inJsonArray, isOneOf, searchWords, serverTicketsHeld, ticketsHoldingAll, ticketWordsMatch, type SearchWords } from '../../db/engine-sql';
 import { gatheredReads } from '../../db/gathered-reads';
 import { reusableQuery } from '../../db/reusable-query';
 import { searchScope } from '../../db/search-terms';
@@ -229,8 +229,23 @@ const searchPage = reusableQuery((db, v: SearchValues & PageValues) => {
  * one freed since the page was read may name another ticket now, which the caller leaves out by id.
  */
 const listedByRow = reusableQuery((db, v: { rows: string }) =>
-  withNames(db.selectFrom('tickets').where('tickets.deleted', '=', sql.lit(0)).where(sql<number>`tickets.rowid`, 'in', sql<number>`(select value from json_each(${v.rows}))`)),
+  withNames(db.selectFrom('tickets').where('tickets.deleted', '=', sql.lit(0)).where(inJsonArray(sql`tickets.rowid`, v.rows))),
 );
+
+/**
+ * SQLite: a search page's tickets as a list shows them, in the page's order, each with its texts
+ * to highlight: `rowsDb` reads their rows while `db` finds their texts. A ticket deleted since the
+ * page was read, or whose rowid now names another, is left out.
+ */
+async function searchedRows(db: Db, rowsDb: Db, page: Awaited<ReturnType<typeof searchPage>>, terms: string[]): Promise<ListRow[]> {
+  if (page.length === 0) return [];
+  const [found, listed] = await Promise.all([withFoundTexts(db, page, terms), listedByRow(rowsDb, { rows: JSON.stringify(page.map((t) => t.row)) })]);
+  const byId = new Map(listed.map((row) => [row.id, row]));
+  return found.flatMap(({ id, found: texts }) => {
+    const row = byId.get(id);
+    return row ? [Object.assign(row, { found: texts })] : [];
+  });
+}
 
 /** SQLite: how many tickets a search with filters finds. */
 const searchCount = reusableQuery((db, v: SearchValues) => searchedTickets(db, v).query.select((eb) => eb.fn.countAll<number>().as('n')));
@@ -371,20 +386,7 @@ export async function pageTickets(
         ? serverMatches(db, { serverId: scope.serverId, words: searched.words })
         : memberMatches(db, { userId: scope.userId, words: searched.words });
     const [page, n] = await Promise.all([searchPage(db, { ...searched, ...pageValues(offset, filters.Amount) }), total]);
-    // The rows are read on the API's connection while the reader finds their texts: a ticket
-    // deleted since the page was read is left out.
-    const [found, listed] = await Promise.all([
-      withFoundTexts(db, page, terms),
-      page.length > 0 ? listedByRow(rowsDb, { rows: JSON.stringify(page.map((t) => t.row)) }) : [],
-    ]);
-    const byId = new Map<string, ListRow>();
-    for (const row of listed) byId.set(row.id, row);
-    const rows: ListRow[] = [];
-    for (const { id, found: texts } of found) {
-      const row = byId.get(id);
-      if (row) rows.push(Object.assign(row, { found: texts }));
-    }
-    return { rows, total: Number(n[0]?.n ?? 0) };
+    return { rows: await searchedRows(db, rowsDb, page, terms), total: Number(n[0]?.n ?? 0) };
   }
   const words = searchWords(terms, servers);
   if (!words) return { rows: [], total: 0 };

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Engine } from '../../db/database';
-import { anyWordMatch } from '../../db/engine-sql';
+import { anyWordMatch, inJsonArray } from '../../db/engine-sql';
 import { reusableQuery } from '../../db/reusable-query';
 import { scopedWords, wordsOf } from '../../db/search-terms';
 import type { Db, TicketRow } from './repository';
@@ -176,7 +176,7 @@ const serverFoundTexts = reusableQuery((db, v: { words: string; keys: string; fi
         row_number() over (partition by ticket_search.rowid >> ${sql.lit(DOC_BITS)} order by ticket_search.rowid) as nth
       from ticket_search where ticket_search match ${v.words}
       and ticket_search.rowid between ${firstDoc(v.first)} and ${firstDoc(v.last)} + ${DOCS_PER_TICKET} - 1
-      and ticket_search.rowid >> ${sql.lit(DOC_BITS)} in (select value from json_each(${v.keys}))) as found
+      and ${inJsonArray(sql`ticket_search.rowid >> ${sql.lit(DOC_BITS)}`, v.keys)}) as found
     join ticket_search on ticket_search.rowid = found.doc
     where found.nth <= ${sql.lit(FOUND_PER_TICKET)} order by found.doc`;
   return { compile: () => statement.compile(db) };
