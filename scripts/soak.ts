@@ -31,11 +31,10 @@ import { loadDemoFixtures } from '../apps/sandbox/src/index';
 import { openDatabase } from '../apps/server/src/db/database';
 import { defaultSubjectSettings } from '../apps/server/src/services/settings/subject-defaults';
 import { buildBenchApi, sandboxApplicationEnv, startProcess as start, stopProcess as stop } from './bench/processes';
+import { PRODUCTION_NODE_FLAGS } from './node-flags';
 import { ensurePostgresDatabase, seedPostgres, seededWith } from './bench/seed-postgres';
 import { benchServerIds, lastSeededDay, signInUser } from './bench/seed';
 
-/** The API process's V8 limits that the README recommends for a deployment (as `npm run bench` runs it). */
-const PRODUCTION_NODE_FLAGS = '--max-old-space-size=192 --max-semi-space-size=8';
 const MESSAGES_PER_TICKET = 5;
 const ADMIN_KEY = 'soak-operator-key';
 const MEMORY_GROWTH_BUDGET = 0.1;

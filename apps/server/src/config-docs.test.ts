@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadListenConfig, SANDBOX_ENV_VARIABLES } from '@ticket/sandbox';
 import { describe, expect, it } from 'vitest';
+import { PRODUCTION_NODE_FLAGS } from '../../../scripts/node-flags';
 import { START_ENV_VARIABLES } from '../../../scripts/start-env';
 import { BOT_ENV_VARIABLES, loadConfig as loadBotConfig } from '../../bot/src/config';
 import { loadConfig, SERVER_ENV_VARIABLES } from './config';
@@ -10,7 +11,8 @@ import { loadConfig, SERVER_ENV_VARIABLES } from './config';
  * README.md's configuration table against the loaders: every variable the API, the bot runtime,
  * the sandbox and `npm start` read has a row, and every row names a variable one of them reads.
  */
-const readme = readFileSync(path.resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+const root = path.resolve(import.meta.dirname, '../../..');
+const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 
 const readers: Record<string, readonly string[]> = {
   'the API (apps/server/src/config.ts)': SERVER_ENV_VARIABLES,
@@ -95,5 +97,19 @@ describe('the variable lists', () => {
 
   it("are what the sandbox's loader reads", () => {
     expect(readsOf(loadListenConfig, {})).toEqual([...SANDBOX_ENV_VARIABLES].sort());
+  });
+});
+
+describe("the API's V8 limits", () => {
+  /** The values given to NODE_OPTIONS in a text. */
+  const nodeOptions = (text: string) => [...text.matchAll(/NODE_OPTIONS="([^"]*)"/g)].map((match) => match[1]);
+
+  it("are in README.md's Memory section as npm run bench and npm run soak measure them", () => {
+    const memory = readme.split(/^### Memory$/m)[1]?.split(/^##/m)[0] ?? '';
+    expect(nodeOptions(memory)).toEqual([PRODUCTION_NODE_FLAGS]);
+  });
+
+  it('are what deploy/Dockerfile runs the API with', () => {
+    expect(nodeOptions(readFileSync(path.join(root, 'deploy/Dockerfile'), 'utf8'))).toEqual([PRODUCTION_NODE_FLAGS]);
   });
 });
