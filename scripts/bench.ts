@@ -50,11 +50,10 @@ import { mergeSearchIndexes } from '../apps/server/src/db/search-index';
 import { migrateToLatest } from '../apps/server/src/db/migrate';
 import { printPlans } from './bench/explain';
 import { buildBenchApi, sandboxApplicationEnv, startProcess as start, stopProcess as stop } from './bench/processes';
-import { PRODUCTION_NODE_FLAGS } from './node-flags';
 import type { RecordedQuery } from './bench/server';
 import { ensurePostgresDatabase, seedPostgres, seededWith } from './bench/seed-postgres';
 import { SEED_SCHEMA, benchServerIds, lastSeededDay, recountInstallation, seedSqlite, seededCounts, signIn } from './bench/seed';
-
+import { PRODUCTION_NODE_FLAGS } from './node-flags';
 
 const { values } = parseArgs({
   options: {

@@ -31,9 +31,9 @@ import { loadDemoFixtures } from '../apps/sandbox/src/index';
 import { openDatabase } from '../apps/server/src/db/database';
 import { defaultSubjectSettings } from '../apps/server/src/services/settings/subject-defaults';
 import { buildBenchApi, sandboxApplicationEnv, startProcess as start, stopProcess as stop } from './bench/processes';
-import { PRODUCTION_NODE_FLAGS } from './node-flags';
 import { ensurePostgresDatabase, seedPostgres, seededWith } from './bench/seed-postgres';
 import { benchServerIds, lastSeededDay, signInUser } from './bench/seed';
+import { PRODUCTION_NODE_FLAGS } from './node-flags';
 
 const MESSAGES_PER_TICKET = 5;
 const ADMIN_KEY = 'soak-operator-key';
