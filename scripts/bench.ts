@@ -53,7 +53,7 @@ import { buildBenchApi, sandboxApplicationEnv, startProcess as start, stopProces
 import type { RecordedQuery } from './bench/server';
 import { ensurePostgresDatabase, seedPostgres, seededWith } from './bench/seed-postgres';
 import { SEED_SCHEMA, benchServerIds, lastSeededDay, recountInstallation, seedSqlite, seededCounts, signIn } from './bench/seed';
-import { PRODUCTION_NODE_FLAGS } from './node-flags';
+import { NODE_FLAGS_OPTION, nodeFlagsOf } from './node-flags';
 
 const { values } = parseArgs({
   options: {
@@ -70,7 +70,7 @@ const { values } = parseArgs({
     explain: { type: 'boolean', default: false },
     'cpu-prof': { type: 'boolean', default: false },
     'cpu-prof-dir': { type: 'string' },
-    'node-flags': { type: 'string', default: PRODUCTION_NODE_FLAGS },
+    'node-flags': NODE_FLAGS_OPTION,
     processes: { type: 'string', default: '1' },
     'redis-url': { type: 'string' },
     only: { type: 'string' },
@@ -88,7 +88,7 @@ if (!Number.isInteger(processes) || processes < 1) throw new Error(`--processes 
 // Several API processes share their state (rate limits, caches, role changes) through Redis, as in a deployment of several.
 const redisUrl = values['redis-url'] ?? process.env.REDIS_URL ?? (processes > 1 ? 'redis://127.0.0.1:6379' : undefined);
 if (processes > 1 && (values.explain || values['cpu-prof'])) throw new Error('--explain and --cpu-prof look at one API process: leave out --processes');
-const nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean);
+const nodeFlags = nodeFlagsOf(values['node-flags']);
 const KINDS = ['list', 'search', 'statistics', 'personal'] as const;
 const only = values.only?.split(',').map((k) => k.trim()) ?? [...KINDS];
 for (const kind of only) if (!(KINDS as readonly string[]).includes(kind)) throw new Error(`--only takes ${KINDS.join(', ')} (comma-separated), not ${kind}`);

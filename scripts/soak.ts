@@ -33,7 +33,7 @@ import { defaultSubjectSettings } from '../apps/server/src/services/settings/sub
 import { buildBenchApi, sandboxApplicationEnv, startProcess as start, stopProcess as stop } from './bench/processes';
 import { ensurePostgresDatabase, seedPostgres, seededWith } from './bench/seed-postgres';
 import { benchServerIds, lastSeededDay, signInUser } from './bench/seed';
-import { PRODUCTION_NODE_FLAGS } from './node-flags';
+import { NODE_FLAGS_OPTION, nodeFlagsOf } from './node-flags';
 
 const MESSAGES_PER_TICKET = 5;
 const ADMIN_KEY = 'soak-operator-key';
@@ -51,7 +51,7 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     'redis-url': { type: 'string' },
     reseed: { type: 'boolean', default: false },
-    'node-flags': { type: 'string', default: PRODUCTION_NODE_FLAGS },
+    'node-flags': NODE_FLAGS_OPTION,
   },
 });
 const number = (name: keyof typeof values, min: number) => {
@@ -68,7 +68,7 @@ const servers = number('servers', 1);
 const tickets = number('tickets', servers);
 const databaseUrl = values['database-url'] ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/soak';
 const redisUrl = values['redis-url'] ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const nodeFlags = values['node-flags'].split(/\s+/).filter(Boolean);
+const nodeFlags = nodeFlagsOf(values['node-flags']);
 const serverIds = benchServerIds(servers);
 const userIds = loadDemoFixtures().users.map((u) => u.id);
 
