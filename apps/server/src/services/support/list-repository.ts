@@ -192,8 +192,8 @@ const listCount = reusableQuery((db, v: ListValues) =>
   listedTickets(db, v).query.select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
-/** SQLite: what a search reads, the list's values and the FTS5 query of the tickets' words. */
-type SearchValues = ListValues & { words: string };
+/** SQLite: what a search reads, the list's values, whether it has filters, and the FTS5 query of the tickets' words. */
+type SearchValues = ListValues & { unfiltered: boolean; words: string };
 
 /**
  * SQLite: whether the ticket with this search key has words (migration 0030) that match: a
@@ -214,14 +214,42 @@ function searchedTickets(db: Db, v: SearchValues) {
 }
 
 /**
+ * SQLite: how many tickets a search finds, as a query of one row (`n`). A server's whole list is
+ * counted in the words' index alone: its tickets are one range of keys (migration 0009), and a
+ * ticket's words leave with it. A member's whole list is counted among their memberships alone,
+ * off their index (a membership is of a live ticket, and holds its key: migration 0034). A list
+ * with filters is counted by reading the tickets the filters leave.
+ */
+function searchCounter(db: Db, v: SearchValues) {
+  if (!v.unfiltered) return searchedTickets(db, v).query.select((eb) => eb.fn.countAll<number>().as('n'));
+  if (v.userId !== undefined) {
+    return memberships(db, v.userId)
+      .where(keyMatches(sql.ref('mine.search_key'), v.words))
+      .select((eb) => eb.fn.countAll<number>().as('n'));
+  }
+  const base = sql`(select search_bases.base from search_bases where search_bases.server_id = ${v.serverId!})`;
+  const keys = sql.lit(2 ** NUMBER_BITS);
+  return db.selectNoFrom(
+    sql<number>`(select count(*) from ticket_words where ticket_words match ${v.words}
+      and ticket_words.rowid between ${base} * ${keys} and ${base} * ${keys} + ${keys} - 1)`.as('n'),
+  );
+}
+
+/**
  * SQLite: a page of a search, its tickets' ids, servers, search keys and rowids only (compiled once
- * per shape of filters). A server's are all in its list's index, so the reader reads no ticket's
- * row; the rows are read after (`listedByRow`), on the API's own connection.
+ * per shape of filters), each row with the number of tickets the search finds (`searched_total`),
+ * as a list's page carries its total: one statement on the reader's thread instead of two. A
+ * server's page is all in its list's index, so the reader reads no ticket's row; the rows are read
+ * after (`listedByRow`), on the API's own connection.
  */
 const searchPage = reusableQuery((db, v: SearchValues & PageValues) => {
   const searched = searchedTickets(db, v);
-  return onePage(searched.query.select(['tickets.id', 'tickets.server_id', 'tickets.search_key', sql<number>`tickets.rowid`.as('row')]), searched, v);
+  const columns = searched.query.select(['tickets.id', 'tickets.server_id', 'tickets.search_key', sql<number>`tickets.rowid`.as('row')]);
+  return onePage(columns.select(searchCounter(db, v).as('searched_total')), searched, v);
 }, ['firstPage']);
+
+/** SQLite: how many tickets a search finds, past its last page (where no row carries it). */
+const searchTotal = reusableQuery((db, v: SearchValues) => searchCounter(db, v));
 
 /**
  * SQLite: the live tickets of these rowids (a JSON array) as a list shows them, in no order. A
@@ -246,32 +274,6 @@ async function searchedRows(db: Db, rowsDb: Db, page: Awaited<ReturnType<typeof 
     return row ? [Object.assign(row, { found: texts })] : [];
   });
 }
-
-/** SQLite: how many tickets a search with filters finds. */
-const searchCount = reusableQuery((db, v: SearchValues) => searchedTickets(db, v).query.select((eb) => eb.fn.countAll<number>().as('n')));
-
-/**
- * SQLite: how many of a server's tickets a search finds, counted in the words' index alone: the
- * server's tickets are one range of keys (migration 0009), and a ticket's words leave with it.
- */
-const serverMatches = reusableQuery((db, v: { serverId: string; words: string }) => {
-  const base = sql`(select search_bases.base from search_bases where search_bases.server_id = ${v.serverId})`;
-  const keys = sql.lit(2 ** NUMBER_BITS);
-  return db.selectNoFrom(
-    sql<number>`(select count(*) from ticket_words where ticket_words match ${v.words}
-      and ticket_words.rowid between ${base} * ${keys} and ${base} * ${keys} + ${keys} - 1)`.as('n'),
-  );
-});
-
-/**
- * SQLite: how many of a member's tickets a search finds, counted among their memberships alone,
- * off their index (a membership is of a live ticket, and holds its key: migration 0034).
- */
-const memberMatches = reusableQuery((db, v: { userId: string; words: string }) =>
-  memberships(db, v.userId)
-    .where(keyMatches(sql.ref('mine.search_key'), v.words))
-    .select((eb) => eb.fn.countAll<number>().as('n')),
-);
 
 /** PostgreSQL: the list's tickets that hold every term (`holding`), with what a page orders them by. */
 function ticketMatches(listed: ReturnType<typeof listedTickets>) {
@@ -378,15 +380,11 @@ export async function pageTickets(
   const servers = 'serverId' in scope ? [scope.serverId] : filters.Server ? [filters.Server] : await memberServers(db, scope.userId);
   if (servers.length === 0) return { rows: [], total: 0 };
   if (engine === 'sqlite') {
-    // The matches are counted apart from the page, which stops at its last match.
-    const searched: SearchValues = { ...values, words: ticketWordsMatch(terms, servers) };
-    const total = !unfiltered
-      ? searchCount(db, searched)
-      : 'serverId' in scope
-        ? serverMatches(db, { serverId: scope.serverId, words: searched.words })
-        : memberMatches(db, { userId: scope.userId, words: searched.words });
-    const [page, n] = await Promise.all([searchPage(db, { ...searched, ...pageValues(offset, filters.Amount) }), total]);
-    return { rows: await searchedRows(db, rowsDb, page, terms), total: Number(n[0]?.n ?? 0) };
+    // The page's rows carry the number of matches; past the last page no row carries it.
+    const searched: SearchValues = { ...values, unfiltered, words: ticketWordsMatch(terms, servers) };
+    const page = await searchPage(db, { ...searched, ...pageValues(offset, filters.Amount) });
+    const total = page.length > 0 || offset === 0 ? Number(page[0]?.searched_total ?? 0) : Number((await searchTotal(db, searched))[0]?.n ?? 0);
+    return { rows: await searchedRows(db, rowsDb, page, terms), total };
   }
   const words = searchWords(terms, servers);
   if (!words) return { rows: [], total: 0 };
