@@ -1,12 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { PRICE_CURRENCY, type BillingInterval, type CreateSessionRequest, type PaidPlanType, type SessionResponse, type StatusResponse, type SubscriptionState } from '@ticket/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../../config';
-import { isUniqueViolation, toTimestamp } from '../../db/database';
+import { toTimestamp } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { BadRequestError, NotFoundError, UpstreamError } from '../../http/errors';
 import { centsOf, PaypalApiError, type PaypalClient, type PaypalSubscription, type PaypalTransaction } from '../../platform/paypal';
 import type { PlanChangeListeners } from '../../platform/plan-changes';
+import { activateCheckout } from './activate-checkout';
 import { applyPlan, inPlanTransaction } from './apply-plan';
 import { applyApprovedPaypalChange } from './paypal-plan-change';
 import { carbonRemovalCents, priceCents, withinRefundWindow } from './prices';
@@ -233,39 +233,16 @@ export class PaypalPayments {
   /** An approved, paid PayPal subscription becomes our subscription for its server, with its receipts; again, it changes nothing. */
   async activate(row: repo.CheckoutSessionRow, sub: PaypalSubscription): Promise<void> {
     const paid = await this.transactions(sub);
-    const write = () =>
-      this.inPlanTransaction(async (trx) => {
-        const existing = await repo.findByProviderId(trx, 'paypal', sub.id, true);
-        let id = existing?.id;
-        if (!existing) {
-          id = randomUUID();
-          await repo.insertSubscription(trx, {
-            id,
-            user_id: row.user_id,
-            provider: 'paypal',
-            provider_subscription_id: sub.id,
-            provider_customer_id: null,
-            plan_type: row.plan_type,
-            plan_interval: row.plan_interval,
-            server_id: row.server_id,
-            applied: 0,
-            first_paid_at: paid[0] ? toTimestamp(Date.parse(paid[0].time)) : toTimestamp(Date.now()),
-            ...fieldsOfPaypal(sub),
-          });
-        } else {
-          await repo.updateSubscription(trx, existing.id, fieldsOfPaypal(sub, existing));
-        }
-        await repo.updateCheckoutSession(trx, 'paypal', row.session_id, { status: 'complete', subscription_id: id! });
-        const stored = (await repo.findSubscription(trx, id!))!;
+    await activateCheckout(this.db, this.plans, row, {
+      provider: 'paypal',
+      id: sub.id,
+      firstPaidAt: toTimestamp(paid[0] ? Date.parse(paid[0].time) : Date.now()),
+      fields: fieldsOfPaypal(sub),
+      changed: (existing) => fieldsOfPaypal(sub, existing),
+      receipts: async (trx, stored) => {
         for (const t of paid) await this.receipt(trx, stored, t.id, centsOf(t.amount_with_breakdown.gross_amount), t.amount_with_breakdown.gross_amount.currency_code);
-        await applyPlan(trx, row.server_id);
-      });
-    try {
-      await write();
-    } catch (error) {
-      if (isUniqueViolation(error)) return void (await write());
-      throw error;
-    }
+      },
+    });
   }
 
   private async receipt(trx: Transaction<DB>, sub: repo.SubscriptionRow, saleId: string, cents: number, currency: string): Promise<void> {

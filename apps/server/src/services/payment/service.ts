@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   BillingInterval,
   PaidPlanType,
@@ -16,13 +15,14 @@ import {
 } from '@ticket/contracts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../../config';
-import { fromFlag, isUniqueViolation, toFlag, toTimestamp } from '../../db/database';
+import { fromFlag, toFlag, toTimestamp } from '../../db/database';
 import type { DB } from '../../db/schema';
 import { BadRequestError, ForbiddenError, NotFoundError, UpstreamError } from '../../http/errors';
 import type { Caller } from '../../http/route';
 import type { PlanChangeListeners } from '../../platform/plan-changes';
 import { idOf, type Stripe } from '../../platform/stripe';
-import { applyPlan, inPlanTransaction } from './apply-plan';
+import { activateCheckout } from './activate-checkout';
+import { inPlanTransaction } from './apply-plan';
 import { renderReceiptPdf } from './receipt-pdf';
 import type { PaypalPayments } from './paypal-payments';
 import { carbonRemovalCents, priceCents, priceTable, recurringOf } from './prices';
@@ -294,41 +294,15 @@ export class PaymentService {
     const sub = await this.stripe.subscriptions.retrieve(stripeSubId);
     const invoiceId = idOf(session.invoice) ?? idOf(sub.latest_invoice);
     const invoice = invoiceId ? await this.stripe.invoices.retrieve(invoiceId) : null;
-    const write = () =>
-      this.inPlanTransaction(async (trx) => {
-        const existing = await repo.findByProviderId(trx, 'stripe', sub.id, true);
-        const fields = fieldsOfStripe(sub);
-        let id = existing?.id;
-        if (!existing) {
-          id = randomUUID();
-          await repo.insertSubscription(trx, {
-            id,
-            user_id: row.user_id,
-            provider: 'stripe',
-            provider_subscription_id: sub.id,
-            plan_type: row.plan_type,
-            plan_interval: row.plan_interval,
-            server_id: row.server_id,
-            applied: 0,
-            first_paid_at: seconds(invoice?.status_transitions?.paid_at) ?? toTimestamp(Date.now()),
-            ...fields,
-          });
-        } else {
-          await repo.updateSubscription(trx, existing.id, fields);
-        }
-        await repo.updateCheckoutSession(trx, 'stripe', row.session_id, { status: 'complete', subscription_id: id! });
-        const stored = (await repo.findSubscription(trx, id!))!;
+    return activateCheckout(this.db, this.plans, row, {
+      provider: 'stripe',
+      id: sub.id,
+      firstPaidAt: seconds(invoice?.status_transitions?.paid_at) ?? toTimestamp(Date.now()),
+      fields: fieldsOfStripe(sub),
+      receipts: async (trx, stored) => {
         if (invoice) await this.receiptOfInvoice(trx, stored, invoice);
-        await applyPlan(trx, row.server_id);
-        return stored;
-      });
-    try {
-      return await write();
-    } catch (error) {
-      // The webhook and the result page may both have made it at the same moment: the other one won.
-      if (isUniqueViolation(error)) return write();
-      throw error;
-    }
+      },
+    });
   }
 
   /** A paid invoice's receipt, once per invoice. */
