@@ -345,6 +345,15 @@ const foundTotal = reusableQuery((db, v: FoundValues) => {
 }, ['heldTerms']);
 
 /**
+ * How many tickets a list or a search holds, which its page's rows carry (`carried`, from the
+ * first row; an empty first page holds none); past the last page no row carries it, and `read`
+ * counts them in a statement of its own.
+ */
+async function pageTotal(rows: readonly unknown[], offset: number, carried: unknown, read: () => Promise<unknown>): Promise<number> {
+  return Number((rows.length > 0 || offset === 0 ? carried : await read()) ?? 0);
+}
+
+/**
  * One page of tickets in scope, newest activity first, with the list filters and an optional
  * search. `db` reads the page; on SQLite a search's page is only its tickets' keys, whose rows
  * `rowsDb` reads (the API's own connection, when `db` is the reader).
@@ -369,32 +378,26 @@ export async function pageTickets(
       const [rows, n] = await Promise.all([listPage(db, page), count()]);
       return { rows, total: n };
     }
-    // A server's whole list is counted by its counter, a member's by theirs, read with the page;
-    // past the last page no row carries it.
+    // A server's whole list is counted by its counter, a member's by theirs, read with the page.
     const rows = await listPage(db, page);
-    if (rows.length > 0 || offset === 0) return { rows, total: Number(rows[0]?.listed_total ?? 0) };
-    return { rows, total: Number((await listTotal(db, scope))[0]?.tickets ?? 0) };
+    return { rows, total: await pageTotal(rows, offset, rows[0]?.listed_total, async () => (await listTotal(db, scope))[0]?.tickets) };
   }
   // The words are looked up in the servers the list can show (a member's: those of their tickets);
   // the list's own conditions keep the matching tickets of its own.
   const servers = 'serverId' in scope ? [scope.serverId] : filters.Server ? [filters.Server] : await memberServers(db, scope.userId);
   if (servers.length === 0) return { rows: [], total: 0 };
   if (engine === 'sqlite') {
-    // The page's rows carry the number of matches; past the last page no row carries it.
     const searched: SearchValues = { ...values, unfiltered, words: ticketWordsMatch(terms, servers) };
     const page = await searchPage(db, { ...searched, ...pageValues(offset, filters.Amount) });
-    const total = page.length > 0 || offset === 0 ? Number(page[0]?.searched_total ?? 0) : Number((await searchTotal(db, searched))[0]?.n ?? 0);
+    const total = await pageTotal(page, offset, page[0]?.searched_total, async () => (await searchTotal(db, searched))[0]?.n);
     return { rows: await searchedRows(db, rowsDb, page, terms), total };
   }
   const words = searchWords(terms, servers);
   if (!words) return { rows: [], total: 0 };
   const searched: FoundValues = { ...values, ...words, unfiltered, ...('serverId' in scope ? { scope: searchScope(scope.serverId) } : {}) };
   const page = await foundPage(db, { ...searched, ...pageValues(offset, filters.Amount) });
-  if (page.length > 0 || offset === 0) {
-    const rows = page.map(({ total_in_scope: _total, ...row }) => row);
-    return { rows, total: Number(page[0]?.total_in_scope ?? 0) };
-  }
-  return { rows: [], total: Number((await foundTotal(db, searched))[0]?.n ?? 0) };
+  const total = await pageTotal(page, offset, page[0]?.total_in_scope, async () => (await foundTotal(db, searched))[0]?.n);
+  return { rows: page.map(({ total_in_scope: _total, ...row }) => row), total };
 }
 
 /** A page of the servers where someone is a member of a ticket, by name, and how many there are (migration 0032). */
